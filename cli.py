@@ -1,0 +1,36 @@
+"""Command-line tools: `flask --app app replay FILE` and friends."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from models.errors import MatchError
+from models.matchfile import replay
+
+
+def refuse(message: str) -> None:
+    """One line on stderr, nothing on stdout, exit 2: what scripts can rely on."""
+    click.echo(message, err=True)
+    sys.exit(2)
+
+
+@click.command("replay")
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+def replay_command(path: str) -> None:
+    """Score a match file and print the replay output of MATCHFILE.md."""
+    try:
+        with click.open_file(path, "rb") as stream:
+            data = stream.read()
+    except OSError as error:
+        refuse(f"file: cannot read {path}: {error.strerror}")
+    try:
+        result = replay(data)
+    except MatchError as error:
+        refuse(error.line())
+    click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+
+
+def register(app) -> None:
+    app.cli.add_command(replay_command)

@@ -1,0 +1,1 @@
+"""The scoring engine and the storage beside it: plain Python, no Flask."""

@@ -1,0 +1,139 @@
+"""Reading one hand from its match-file keys (the web forms use the same keys).
+
+Every refusal is a MatchError naming the hand and the field, so the replay
+command, the import and the hand form all say the same thing.
+"""
+from __future__ import annotations
+
+from .cards import CardError, parse_card
+from .errors import MatchError
+from .hand import DRAW, KNOCK, MAX_DEADWOOD, POINTS, Hand, knock_limit
+from .rules import LARGEST, Rules, is_integer
+
+KNOCK_KEYS = {"knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard", "cards"}
+POINTS_KEYS = {"winner", "points", "upcard"}
+DRAW_KEYS = {"draw", "upcard"}
+CARD_SIDES = ("knocker", "defender")
+
+
+def read_hand(raw: object, players: tuple[str, str], rules: Rules, number: int) -> Hand:
+    """Validate one hand (number is 1-based) and return it as a Hand."""
+    try:
+        return read_entry(raw, players, rules)
+    except MatchError as error:
+        raise error.at_hand(number) from None
+
+
+def read_entry(raw: object, players: tuple[str, str], rules: Rules) -> Hand:
+    if not isinstance(raw, dict):
+        raise MatchError("hand", "must be an object with knocker, winner or draw")
+    if "draw" in raw:
+        return read_draw(raw, rules)
+    if "winner" in raw or "points" in raw:
+        return read_points(raw, players, rules)
+    if "knocker" in raw:
+        return read_knock(raw, players, rules)
+    raise MatchError("knocker", "missing: a hand needs a knocker, a winner with points, or draw")
+
+
+def refuse_unknown_keys(raw: dict, allowed: set[str], kind: str) -> None:
+    for key in raw:
+        if key not in allowed:
+            raise MatchError(str(key), f"not a field of a {kind} hand")
+
+
+def read_draw(raw: dict, rules: Rules) -> Hand:
+    refuse_unknown_keys(raw, DRAW_KEYS, "draw")
+    if raw["draw"] is not True:
+        raise MatchError("draw", "must be true")
+    return Hand(DRAW, upcard=read_upcard(raw, rules, required=False))
+
+
+def read_points(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
+    refuse_unknown_keys(raw, POINTS_KEYS, "points")
+    winner = read_player(raw, "winner", players)
+    points = read_int(raw, "points", 1, LARGEST)
+    return Hand(POINTS, winner=winner, points=points, upcard=read_upcard(raw, rules, required=False))
+
+
+def read_knock(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
+    refuse_unknown_keys(raw, KNOCK_KEYS, "knock")
+    knocker = read_player(raw, "knocker", players)
+    upcard = read_upcard(raw, rules, required=rules.oklahoma)
+    limit = knock_limit(rules, upcard)
+    kd = read_int(raw, "knocker_deadwood", 0, MAX_DEADWOOD)
+    if kd > limit:
+        raise MatchError("knocker_deadwood", knock_limit_reason(kd, limit, rules, upcard))
+    od = read_int(raw, "opponent_deadwood", 0, MAX_DEADWOOD)
+    big_gin = raw.get("big_gin")
+    if big_gin is not None and not isinstance(big_gin, bool):
+        raise MatchError("big_gin", "must be true or false")
+    if big_gin and kd != 0:
+        raise MatchError("big_gin", f"big gin needs knocker_deadwood 0, not {kd}")
+    return Hand(KNOCK, knocker=knocker, knocker_deadwood=kd, opponent_deadwood=od,
+                big_gin=big_gin, upcard=upcard, cards=read_cards(raw.get("cards")))
+
+
+def knock_limit_reason(kd: int, limit: int, rules: Rules, upcard: str | None) -> str:
+    if rules.oklahoma and upcard is not None:
+        if limit == 0:
+            return f"the upcard {upcard} is an ace: gin only (0), not {kd}"
+        return f"{kd} is over the knock limit {limit} set by the upcard {upcard}"
+    return f"{kd} is over the knock limit {limit}"
+
+
+def read_player(raw: dict, key: str, players: tuple[str, str]) -> str:
+    if key not in raw:
+        raise MatchError(key, "missing")
+    name = raw[key]
+    if name not in players:
+        raise MatchError(key, f"{name!r} is not a player of this match ({players[0]} or {players[1]})")
+    return name
+
+
+def read_int(raw: dict, key: str, low: int, high: int) -> int:
+    if key not in raw:
+        raise MatchError(key, "missing")
+    value = raw[key]
+    if not is_integer(value):
+        raise MatchError(key, f"must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise MatchError(key, f"must be between {low} and {high}, not {value}")
+    return value
+
+
+def read_upcard(raw: dict, rules: Rules, required: bool) -> str | None:
+    upcard = raw.get("upcard")
+    if upcard is None:
+        if required:
+            raise MatchError("upcard", "missing: Oklahoma needs the first upcard of the deal")
+        return None
+    try:
+        return parse_card(upcard).code
+    except CardError as error:
+        raise MatchError("upcard", str(error)) from None
+
+
+def read_cards(raw: object) -> dict | None:
+    """The optional cards tapped in the card picker; replay ignores them."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise MatchError("cards", "must be an object with knocker and defender lists")
+    seen: set[str] = set()
+    out = {}
+    for side, codes in raw.items():
+        if side not in CARD_SIDES:
+            raise MatchError(f"cards.{side}", "unknown side (knocker or defender)")
+        if not isinstance(codes, list) or len(codes) > 11:
+            raise MatchError(f"cards.{side}", "must be a list of at most 11 cards")
+        for code in codes:
+            try:
+                parse_card(code)
+            except CardError as error:
+                raise MatchError(f"cards.{side}", str(error)) from None
+            if code in seen:
+                raise MatchError(f"cards.{side}", f"{code} appears twice")
+            seen.add(code)
+        out[side] = list(codes)
+    return out

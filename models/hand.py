@@ -1,0 +1,101 @@
+"""A hand as the players entered it, and what it scores.
+
+The entry is stored exactly as typed (the ledger is a fold over entries);
+`score` turns one entry into an Outcome using the match's rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import parse_card
+from .rules import Rules
+
+KNOCK, DRAW, POINTS = "knock", "draw", "points"
+MAX_DEADWOOD = 98  # two each of K, Q, J, 10 and 9 with no run
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One deal. `kind` is knock (gin and big gin included), draw or points.
+
+    `big_gin` keeps None apart from False so a file round-trips unchanged.
+    """
+
+    kind: str
+    knocker: str | None = None
+    knocker_deadwood: int | None = None
+    opponent_deadwood: int | None = None
+    big_gin: bool | None = None
+    upcard: str | None = None
+    winner: str | None = None
+    points: int | None = None
+    cards: dict | None = None
+
+    def to_dict(self) -> dict:
+        """The hand in match-file form, with only the keys it was entered with."""
+        if self.kind == DRAW:
+            out: dict = {"draw": True}
+        elif self.kind == POINTS:
+            out = {"winner": self.winner, "points": self.points}
+        else:
+            out = {
+                "knocker": self.knocker,
+                "knocker_deadwood": self.knocker_deadwood,
+                "opponent_deadwood": self.opponent_deadwood,
+            }
+            if self.big_gin is not None:
+                out["big_gin"] = self.big_gin
+        if self.upcard is not None:
+            out["upcard"] = self.upcard
+        if self.cards is not None:
+            out["cards"] = {k: list(v) for k, v in self.cards.items()}
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a hand did: its result name, who won it (None for a draw), the points."""
+
+    result: str
+    winner: str | None
+    points: int
+
+
+def knock_limit(rules: Rules, upcard: str | None) -> int:
+    """Oklahoma: the upcard's value sets the deal's limit, and an ace means gin only."""
+    if rules.oklahoma and upcard is not None:
+        card = parse_card(upcard)
+        return 0 if card.rank == 1 else card.value
+    return rules.knock_limit
+
+
+def spades_doubled(rules: Rules, upcard: str | None) -> bool:
+    return bool(rules.oklahoma and rules.spade_double and upcard and upcard.endswith("S"))
+
+
+def other(players: tuple[str, str], name: str) -> str:
+    return players[1] if name == players[0] else players[0]
+
+
+def score(hand: Hand, players: tuple[str, str], rules: Rules) -> Outcome:
+    """Score one valid hand under `rules`."""
+    if hand.kind == DRAW:
+        return Outcome("draw", None, 0)
+    if hand.kind == POINTS:
+        return Outcome("points", hand.winner, hand.points)
+    outcome = score_knock(hand, players, rules)
+    if spades_doubled(rules, hand.upcard):
+        return Outcome(outcome.result, outcome.winner, outcome.points * 2)
+    return outcome
+
+
+def score_knock(hand: Hand, players: tuple[str, str], rules: Rules) -> Outcome:
+    kd, od = hand.knocker_deadwood, hand.opponent_deadwood
+    if kd == 0:
+        # Gin is never undercut, even against a defender who also holds 0.
+        if hand.big_gin:
+            return Outcome("big_gin", hand.knocker, od + rules.big_gin_bonus)
+        return Outcome("gin", hand.knocker, od + rules.gin_bonus)
+    if kd < od:
+        return Outcome("knock", hand.knocker, od - kd)
+    return Outcome("undercut", other(players, hand.knocker), kd - od + rules.undercut_bonus)

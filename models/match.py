@@ -1,0 +1,29 @@
+"""A match as entered: who plays, which format and rules, who dealt first, the hands."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .hand import Hand
+from .rules import Rules
+
+FORMATS = {"hollywood": 3, "single": 1}  # format -> number of games
+
+
+@dataclass(frozen=True)
+class Match:
+    players: tuple[str, str]
+    format: str = "hollywood"
+    first_dealer: str | None = None
+    rules: Rules = field(default_factory=Rules)
+    hands: tuple[Hand, ...] = ()
+
+    @property
+    def dealer(self) -> str:
+        return self.first_dealer or self.players[0]
+
+    @property
+    def game_count(self) -> int:
+        return FORMATS[self.format]
+
+    def with_hands(self, hands) -> "Match":
+        return replace(self, hands=tuple(hands))

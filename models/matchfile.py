@@ -1,0 +1,121 @@
+"""The JSON match file of MATCHFILE.md: read and validate it, and write it back.
+
+`load_match` refuses anything the contract refuses with a MatchError naming the
+hand and field; `match_document` writes a Match so that reading it again gives
+the same Match. The scores are never in the file's input part: they are the
+fold's to compute.
+"""
+from __future__ import annotations
+
+import json
+
+from .entry import read_hand
+from .errors import MatchError
+from .ledger import Sheet, score_sheet
+from .match import FORMATS, Match
+from .rules import rules_from
+
+MAX_NAME = 40
+
+
+def parse_json(text: str | bytes) -> object:
+    """JSON with integers kept exact; floats stay floats so they can be refused."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise MatchError("file", f"is not UTF-8 text (byte {error.start})") from None
+    try:
+        return json.loads(text, parse_constant=reject_constant)
+    except json.JSONDecodeError as error:
+        raise MatchError("file", f"is not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise MatchError("file", "is nested too deeply") from None
+
+
+def reject_constant(name: str) -> None:
+    raise MatchError("file", f"{name} is not a JSON number")
+
+
+def read_players(doc: dict) -> tuple[str, str]:
+    players = doc.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        raise MatchError("players", "must be a list of exactly two names")
+    for name in players:
+        check_name(name, "players")
+    if players[0].casefold() == players[1].casefold():
+        raise MatchError("players", f"the two players must differ, both are {players[0]!r}")
+    return players[0], players[1]
+
+
+def check_name(name: object, field: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise MatchError(field, "a player's name must be a non-empty string")
+    if len(name) > MAX_NAME:
+        raise MatchError(field, f"a name may have at most {MAX_NAME} characters")
+    if name != name.strip():
+        raise MatchError(field, f"{name!r} starts or ends with a space")
+    if any(ord(ch) < 32 for ch in name):
+        raise MatchError(field, "a name may not hold control characters")
+    return name
+
+
+def read_format(doc: dict) -> str:
+    form = doc.get("format", "hollywood")
+    if form not in FORMATS:
+        raise MatchError("format", f"must be hollywood or single, not {form!r}")
+    return form
+
+
+def read_first_dealer(doc: dict, players: tuple[str, str]) -> str:
+    dealer = doc.get("first_dealer", players[0])
+    if dealer not in players:
+        raise MatchError("first_dealer", f"{dealer!r} is not one of the players")
+    return dealer
+
+
+def match_from_document(doc: object) -> Match:
+    """Validate a parsed document: the match's fields, every hand, and the fold."""
+    if not isinstance(doc, dict):
+        raise MatchError("file", "must be a JSON object")
+    players = read_players(doc)
+    rules = rules_from(doc.get("rules"))
+    hands = doc.get("hands", [])
+    if not isinstance(hands, list):
+        raise MatchError("hands", "must be a list")
+    match = Match(
+        players=players,
+        format=read_format(doc),
+        first_dealer=read_first_dealer(doc, players),
+        rules=rules,
+        hands=tuple(read_hand(raw, players, rules, n) for n, raw in enumerate(hands, start=1)),
+    )
+    score_sheet(match)  # refuses a hand after the match is over
+    return match
+
+
+def load_match(text: str | bytes) -> Match:
+    return match_from_document(parse_json(text))
+
+
+def match_document(match: Match) -> dict:
+    """The input part of the match file, every setting written out."""
+    return {
+        "format": match.format,
+        "players": list(match.players),
+        "first_dealer": match.dealer,
+        "rules": match.rules.to_dict(),
+        "hands": [hand.to_dict() for hand in match.hands],
+    }
+
+
+def export_document(match: Match, sheet: Sheet | None = None) -> dict:
+    """What the app exports: the input plus the replay output under `result`."""
+    doc = match_document(match)
+    doc["result"] = (sheet or score_sheet(match)).to_dict()
+    return doc
+
+
+def replay(text: str | bytes) -> dict:
+    """The output of `flask --app app replay FILE`."""
+    return score_sheet(load_match(text)).to_dict()

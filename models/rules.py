@@ -1,0 +1,86 @@
+"""The settings of RULES.md as one frozen value, with the presets and validation."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+from .errors import MatchError
+
+DEALER_RULES = ("winner", "loser", "alternate")
+# Bounds that keep every setting meaningful; the upper ones only stop absurd input.
+LARGEST = 1_000_000
+
+
+@dataclass(frozen=True)
+class Rules:
+    gin_bonus: int = 25
+    undercut_bonus: int = 10
+    big_gin_bonus: int = 31
+    knock_limit: int = 10
+    target: int = 100
+    game_bonus: int = 100
+    box_bonus: int = 25
+    shutout_multiplier: int = 2
+    dealer_rule: str = "winner"
+    oklahoma: bool = False
+    spade_double: bool = True
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def changed(self) -> dict:
+        """Only the settings that differ from the defaults (what a table chose)."""
+        default = Rules()
+        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+
+
+PRESETS = {
+    "classic": Rules(),
+    "modern": Rules(gin_bonus=25, undercut_bonus=25, box_bonus=25),
+}
+
+# (smallest, largest) for every whole-number setting.
+INT_RANGES = {
+    "gin_bonus": (0, LARGEST),
+    "undercut_bonus": (0, LARGEST),
+    "big_gin_bonus": (0, LARGEST),
+    "knock_limit": (0, 10),
+    "target": (1, LARGEST),
+    "game_bonus": (0, LARGEST),
+    "box_bonus": (0, LARGEST),
+    "shutout_multiplier": (1, 100),
+}
+BOOL_SETTINGS = ("oklahoma", "spade_double")
+SETTING_NAMES = tuple(f.name for f in fields(Rules))
+
+
+def is_integer(value: object) -> bool:
+    """A JSON integer: bool is an int subclass in Python but not a number here."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_setting(name: str, value: object) -> None:
+    field = f"rules.{name}"
+    if name not in SETTING_NAMES:
+        raise MatchError(field, "unknown setting")
+    if name in INT_RANGES:
+        low, high = INT_RANGES[name]
+        if not is_integer(value):
+            raise MatchError(field, "must be a whole number")
+        if not low <= value <= high:
+            raise MatchError(field, f"must be between {low} and {high}, not {value}")
+    elif name in BOOL_SETTINGS:
+        if not isinstance(value, bool):
+            raise MatchError(field, "must be true or false")
+    elif value not in DEALER_RULES:
+        raise MatchError(field, f"must be one of {', '.join(DEALER_RULES)}, not {value!r}")
+
+
+def rules_from(settings: object, base: Rules = Rules()) -> Rules:
+    """Validate a partial mapping of settings and lay it over `base`."""
+    if settings is None:
+        return base
+    if not isinstance(settings, dict):
+        raise MatchError("rules", "must be an object of settings")
+    for name, value in settings.items():
+        check_setting(name, value)
+    return replace(base, **settings)

@@ -1,0 +1,39 @@
+"""Settling a closed game the standard Gin way: game bonus, boxes, shutout."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class Settlement:
+    game_bonus: int
+    box_bonus: dict[str, int]
+    shutout: bool
+    totals: dict[str, int]
+    net: int  # what the game's winner is ahead by, after any shutout multiplier
+
+    def to_dict(self) -> dict:
+        return {
+            "game_bonus": self.game_bonus,
+            "box_bonus": dict(self.box_bonus),
+            "shutout": self.shutout,
+            "totals": dict(self.totals),
+            "net": self.net,
+        }
+
+
+def settle(winner: str, scores: dict[str, int], boxes: dict[str, int], rules: Rules) -> Settlement:
+    """Bonuses are added after the game closes, so they never count towards the target."""
+    box_bonus = {name: count * rules.box_bonus for name, count in boxes.items()}
+    totals = {
+        name: scores[name] + box_bonus[name] + (rules.game_bonus if name == winner else 0)
+        for name in scores
+    }
+    loser = next(name for name in scores if name != winner)
+    shutout = scores[loser] == 0
+    net = totals[winner] - totals[loser]
+    if shutout:
+        net *= rules.shutout_multiplier
+    return Settlement(rules.game_bonus, box_bonus, shutout, totals, net)
