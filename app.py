@@ -2,20 +2,74 @@
 from __future__ import annotations
 
 import os
+import secrets
 
-from flask import Flask
+from flask import Flask, flash, redirect, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
 
 import cli
+import db
+
+csrf = CSRFProtect()
+
+
+def secret_key(instance_path: str) -> str:
+    """Made once and kept, so restarts and several workers agree on sessions."""
+    path = os.path.join(instance_path, "secret_key")
+    try:
+        with open(path, encoding="ascii") as stream:
+            return stream.read().strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as stream:
+            stream.write(key)
+        return key
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "gin-ledger.sqlite"),
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
     )
     app.config.from_prefixed_env()
     if test_config:
         app.config.update(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+
+    db.init_app(app)
+    csrf.init_app(app)
     cli.register(app)
+    register_views(app)
+    register_errors(app)
     return app
+
+
+def register_views(app: Flask) -> None:
+    from views import exports, hands, matches
+
+    app.register_blueprint(matches.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(exports.bp)
+
+
+def register_errors(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error):
+        """Back to the form with a message, not a bare 400."""
+        flash("The form had expired or came from elsewhere; nothing was saved. Please try again.", "error")
+        target = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/"
+        return redirect(target, 303)
+
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    @app.errorhandler(413)
+    @app.errorhandler(400)
+    def http_error(error):
+        return render_template("error.html", error=error), error.code

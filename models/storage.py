@@ -1,0 +1,329 @@
+"""SQLite storage of players, matches and hands exactly as entered.
+
+Totals are never stored: every reader folds the hands with `score_sheet`.
+Every read-then-write runs inside `BEGIN IMMEDIATE`, so two phones posting to
+one match are serialised by SQLite and neither hand is lost.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from .errors import MatchError
+from .hand import Hand
+from .ledger import Sheet, score_sheet
+from .match import Match
+from .rules import Rules, rules_from
+from .schema import MIGRATIONS
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+class NoSuchMatch(LookupError):
+    """The match (or the hand in it) does not exist."""
+
+
+class StaleMatch(Exception):
+    """Someone changed the match after this page was drawn."""
+
+
+class MatchOver(MatchError):
+    """A hand posted to a match whose three games are all closed."""
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """A connection with the settings every connection needs.
+
+    isolation_level=None leaves transactions to `immediate`, so no implicit
+    deferred transaction can turn a read-then-write into a lost update.
+    """
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")  # an answered POST survives a power cut too
+    return conn
+
+
+@contextmanager
+def immediate(conn: sqlite3.Connection):
+    """Take the write lock before reading, so what was read is still true at commit."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring a new or old file up to the current schema; returns the version."""
+    with immediate(conn):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        for number in range(version, len(MIGRATIONS)):
+            for statement in split_statements(MIGRATIONS[number]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number + 1}")
+    return len(MIGRATIONS)
+
+
+def split_statements(script: str) -> list[str]:
+    # executescript would COMMIT first; running statements one by one keeps
+    # the whole upgrade inside the one transaction.
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match as kept: the domain Match plus what only storage knows."""
+
+    id: int
+    match: Match
+    created: str
+    finished: str | None
+    version: int
+    view_token: str
+
+    def sheet(self) -> Sheet:
+        return score_sheet(self.match)
+
+
+# ---- players -----------------------------------------------------------------
+
+def player_id(conn: sqlite3.Connection, name: str) -> int:
+    row = conn.execute("SELECT id FROM player WHERE name = ?", (name,)).fetchone()
+    if row:
+        return row["id"]
+    return conn.execute("INSERT INTO player (name, created) VALUES (?, ?)", (name, now())).lastrowid
+
+
+def player_names(conn: sqlite3.Connection) -> list[str]:
+    """Known players, most recently active first, for the new-match suggestions."""
+    rows = conn.execute(
+        """SELECT p.name FROM player p LEFT JOIN match m
+           ON m.player1_id = p.id OR m.player2_id = p.id
+           GROUP BY p.id ORDER BY MAX(m.created) DESC, p.name"""
+    ).fetchall()
+    return [row["name"] for row in rows]
+
+
+# ---- hands as rows -----------------------------------------------------------
+
+HAND_COLUMNS = ("kind", "knocker", "knocker_deadwood", "opponent_deadwood",
+                "big_gin", "upcard", "winner", "points", "cards")
+
+
+def seat(players: tuple[str, str], name: str | None) -> int | None:
+    return None if name is None else players.index(name)
+
+
+def hand_row(hand: Hand, players: tuple[str, str]) -> tuple:
+    """Players are kept as seats 0 and 1, so renaming a player changes no hand."""
+    return (
+        hand.kind,
+        seat(players, hand.knocker),
+        hand.knocker_deadwood,
+        hand.opponent_deadwood,
+        None if hand.big_gin is None else int(hand.big_gin),
+        hand.upcard,
+        seat(players, hand.winner),
+        hand.points,
+        None if hand.cards is None else json.dumps(hand.cards),
+    )
+
+
+def hand_from_row(row: sqlite3.Row, players: tuple[str, str]) -> Hand:
+    return Hand(
+        kind=row["kind"],
+        knocker=None if row["knocker"] is None else players[row["knocker"]],
+        knocker_deadwood=row["knocker_deadwood"],
+        opponent_deadwood=row["opponent_deadwood"],
+        big_gin=None if row["big_gin"] is None else bool(row["big_gin"]),
+        upcard=row["upcard"],
+        winner=None if row["winner"] is None else players[row["winner"]],
+        points=row["points"],
+        cards=None if row["cards"] is None else json.loads(row["cards"]),
+    )
+
+
+def submission_key(form_id: str | None, hand: Hand) -> str | None:
+    """The one-time form id joined with what was entered.
+
+    A double tap or a retried POST repeats both and is stored once; a page
+    reused to enter a different hand is a new hand and is kept.
+    """
+    if not form_id:
+        return None
+    digest = hashlib.sha256(json.dumps(hand.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    return f"{form_id}:{digest}"
+
+
+# ---- matches -----------------------------------------------------------------
+
+MATCH_QUERY = """
+    SELECT m.*, p1.name AS name1, p2.name AS name2
+    FROM match m JOIN player p1 ON p1.id = m.player1_id JOIN player p2 ON p2.id = m.player2_id
+"""
+
+
+def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
+    players = (row["name1"], row["name2"])
+    match = Match(
+        players=players,
+        format=row["format"],
+        first_dealer=players[row["first_dealer"]],
+        rules=rules_from(json.loads(row["rules"])),
+        hands=tuple(hand_from_row(hand, players) for hand in hand_rows),
+    )
+    return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"])
+
+
+def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
+    return conn.execute(
+        "SELECT * FROM hand WHERE match_id = ? ORDER BY position", (match_id,)
+    ).fetchall()
+
+
+def get_match(conn: sqlite3.Connection, match_id: int) -> StoredMatch:
+    row = conn.execute(MATCH_QUERY + " WHERE m.id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise NoSuchMatch(match_id)
+    return stored_match(row, hand_rows(conn, match_id))
+
+
+def get_match_by_token(conn: sqlite3.Connection, token: str) -> StoredMatch:
+    row = conn.execute(MATCH_QUERY + " WHERE m.view_token = ?", (token,)).fetchone()
+    if row is None:
+        raise NoSuchMatch(token)
+    return stored_match(row, hand_rows(conn, row["id"]))
+
+
+def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50) -> list[StoredMatch]:
+    """In-progress or finished matches, newest first, with their hands in one query."""
+    where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
+    order = "m.finished DESC" if finished else "m.created DESC"
+    rows = conn.execute(f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id DESC LIMIT ?", (limit,)).fetchall()
+    by_match: dict[int, list] = {row["id"]: [] for row in rows}
+    if by_match:
+        marks = ",".join("?" * len(by_match))
+        for hand in conn.execute(
+            f"SELECT * FROM hand WHERE match_id IN ({marks}) ORDER BY match_id, position", tuple(by_match)
+        ):
+            by_match[hand["match_id"]].append(hand)
+    return [stored_match(row, by_match[row["id"]]) for row in rows]
+
+
+def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Hand,
+                players: tuple[str, str], submission: str | None = None) -> None:
+    conn.execute(
+        f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"
+        f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?)",
+        (match_id, position, *hand_row(hand, players), submission, now()),
+    )
+
+
+def create_match(conn: sqlite3.Connection, match: Match) -> int:
+    """Store a new match (and, for an import, its hands) after the engine accepted it."""
+    sheet = score_sheet(match)
+    with immediate(conn):
+        ids = [player_id(conn, name) for name in match.players]
+        match_id = conn.execute(
+            """INSERT INTO match (player1_id, player2_id, format, rules, first_dealer,
+                                  created, finished, view_token)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
+             match.players.index(match.dealer), now(), now() if sheet.finished else None,
+             secrets.token_urlsafe(18)),
+        ).lastrowid
+        for position, hand in enumerate(match.hands, start=1):
+            insert_hand(conn, match_id, position, hand, match.players)
+    return match_id
+
+
+def record_change(conn: sqlite3.Connection, match_id: int, match: Match) -> Sheet:
+    """After a write: recompute, keep `finished` in step, and bump the version."""
+    sheet = score_sheet(match)
+    conn.execute(
+        """UPDATE match SET version = version + 1,
+           finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END WHERE id = ?""",
+        (sheet.finished, now(), match_id),
+    )
+    return sheet
+
+
+@dataclass(frozen=True)
+class Saved:
+    number: int
+    sheet: Sheet
+    duplicate: bool = False
+
+
+def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None) -> Saved:
+    """Append a hand; a repeated submission of the same form stores nothing."""
+    key = submission_key(form_id, hand)
+    with immediate(conn):
+        current = get_match(conn, match_id)
+        if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
+            return Saved(len(current.match.hands), current.sheet(), duplicate=True)
+        if current.sheet().finished:
+            raise MatchOver("hand", "this match is over: start a rematch for more hands")
+        match = current.match.with_hands(current.match.hands + (hand,))
+        sheet = record_change(conn, match_id, match)
+        last = conn.execute("SELECT COALESCE(MAX(position), 0) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
+        insert_hand(conn, match_id, last + 1, hand, match.players, key)
+    return Saved(len(match.hands), sheet)
+
+
+def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int) -> tuple[StoredMatch, list]:
+    current = get_match(conn, match_id)
+    if version is not None and version != current.version:
+        raise StaleMatch(match_id)
+    rows = hand_rows(conn, match_id)
+    if not 1 <= number <= len(rows):
+        raise NoSuchMatch(f"{match_id}/{number}")
+    return current, rows
+
+
+def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand,
+                 version: int | None) -> Saved:
+    """Edit hand `number` (1-based); everything after it is recomputed."""
+    with immediate(conn):
+        current, rows = checked_current(conn, match_id, version, number)
+        hands = list(current.match.hands)
+        hands[number - 1] = hand
+        match = current.match.with_hands(hands)
+        sheet = record_change(conn, match_id, match)  # refuses an edit that ends the match early
+        values = hand_row(hand, match.players)
+        conn.execute(
+            f"UPDATE hand SET {', '.join(c + ' = ?' for c in HAND_COLUMNS)} WHERE id = ?",
+            (*values, rows[number - 1]["id"]),
+        )
+    return Saved(number, sheet)
+
+
+def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: int | None) -> Saved:
+    """Delete hand `number`; the hands after it move up one."""
+    with immediate(conn):
+        current, rows = checked_current(conn, match_id, version, number)
+        hands = list(current.match.hands)
+        del hands[number - 1]
+        sheet = record_change(conn, match_id, current.match.with_hands(hands))
+        conn.execute("DELETE FROM hand WHERE id = ?", (rows[number - 1]["id"],))
+    return Saved(number, sheet)
+
+
+def delete_match(conn: sqlite3.Connection, match_id: int) -> None:
+    with immediate(conn):
+        if conn.execute("DELETE FROM match WHERE id = ?", (match_id,)).rowcount == 0:
+            raise NoSuchMatch(match_id)

@@ -1,0 +1,98 @@
+// Gin Ledger: makes the hand form quicker. Every page works without it.
+"use strict";
+(function () {
+  var form = document.getElementById("hand-form");
+  document.querySelectorAll("form").forEach(function (f) {
+    // One tap, one hand: the server also refuses a repeated form, this only spares the round trip.
+    f.addEventListener("submit", function () {
+      setTimeout(function () {
+        f.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
+      }, 0);
+    });
+  });
+  if (!form) return;
+  var data = form.dataset.preview ? JSON.parse(form.dataset.preview) : null;
+  var od = form.querySelector("[name=opponent_deadwood]");
+  var pad = form.querySelector("[data-role=pad]");
+  var preview = form.querySelector("[data-role=preview]");
+  var players = Array.prototype.map.call(form.querySelectorAll("[name=knocker]"), function (i) { return i.value; });
+
+  function checked(name) {
+    var input = form.querySelector("[name=" + name + "]:checked");
+    return input ? input.value : null;
+  }
+  function other(name) { return name === players[0] ? players[1] : players[0]; }
+  function setText(role, text) {
+    form.querySelectorAll("[data-role=" + role + "]").forEach(function (el) { el.textContent = text; });
+  }
+  function cardValue(code) {
+    var rank = code.slice(0, -1);
+    if (rank === "A") return 1;
+    if (rank === "J" || rank === "Q" || rank === "K") return 10;
+    return parseInt(rank, 10);
+  }
+  function knockLimit() {
+    var up = form.querySelector("[name=upcard]");
+    if (data && data.oklahoma && up && up.value) return up.value.charAt(0) === "A" ? 0 : cardValue(up.value);
+    return data ? data.knock_limit : 10;
+  }
+  function games(list) {
+    if (!list.length) return "no game";
+    if (list.length === 1) return "game " + list[0];
+    return "games " + list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
+  }
+  // The same arithmetic as models/hand.py; the server's answer after saving is what counts.
+  function outcome(knocker, kd, odv) {
+    var bigGin = form.querySelector("[name=big_gin]");
+    var up = form.querySelector("[name=upcard]");
+    var r;
+    if (kd === 0) {
+      var big = bigGin && bigGin.checked;
+      r = { word: big ? "Big gin! " : "Gin! ", winner: knocker, points: odv + (big ? data.big_gin : data.gin) };
+    } else if (kd < odv) {
+      r = { word: "", winner: knocker, points: odv - kd };
+    } else {
+      r = { word: "Undercut! ", winner: other(knocker), points: kd - odv + data.undercut };
+    }
+    if (data.oklahoma && data.spade_double && up && /S$/.test(up.value)) { r.points *= 2; r.word += "Spades double. "; }
+    return r;
+  }
+  function update() {
+    var knocker = checked("knocker");
+    if (knocker) {
+      setText("knocker-name", knocker);
+      setText("defender-name", other(knocker));
+    }
+    var kdText = checked("knocker_deadwood");
+    setText("layoff-note", kdText === "0" ? "(no lay-offs after gin)" : "after lay-offs");
+    var limit = knockLimit();
+    form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) { i.disabled = parseInt(i.value, 10) > limit; });
+    if (!preview || !data) return;
+    var odv = od.value === "" ? NaN : parseInt(od.value, 10);
+    if (!knocker || kdText === null || isNaN(odv)) { preview.textContent = ""; return; }
+    var kd = parseInt(kdText, 10);
+    if (kd > limit) { preview.textContent = "Over the knock limit (" + limit + ")."; return; }
+    if (odv > 98) { preview.textContent = "Deadwood is at most 98."; return; }
+    var r = outcome(knocker, kd, odv);
+    var list = data.games[r.winner];
+    var closes = list.filter(function (g) { return data.scores[g][r.winner] + r.points >= data.target; });
+    preview.textContent = r.word + r.winner + " scores " + r.points + " \u2192 " + games(list) + "." +
+      (closes.length ? " " + r.winner + " wins " + games(closes) + "!" : "");
+  }
+  if (pad && od) {
+    pad.hidden = false;
+    od.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
+    pad.addEventListener("click", function (e) {
+      var key = e.target.closest("[data-key]");
+      if (!key) return;
+      var k = key.dataset.key;
+      if (k === "\u232b") od.value = od.value.slice(0, -1);
+      else if (k === "C") od.value = "";
+      else if (od.value.length < 2) od.value = od.value === "0" ? k : od.value + k;
+      update();
+    });
+  }
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  update();
+})();

@@ -1,0 +1,29 @@
+import os
+import re
+import tempfile
+
+import pytest
+
+from app import create_app
+
+
+@pytest.fixture
+def app():
+    fd, path = tempfile.mkstemp(suffix=".sqlite")
+    os.close(fd)
+    os.unlink(path)
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "test"})
+    yield app
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.unlink(path + suffix)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()

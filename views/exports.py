@@ -1,0 +1,71 @@
+"""The match file (JSON) and a CSV of the hands, both computed by the same fold."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+from flask import Blueprint, Response, request
+
+from models.matchfile import export_document
+
+from .common import match_or_404
+
+bp = Blueprint("exports", __name__)
+
+
+def file_stem(players: tuple[str, str], match_id: int) -> str:
+    names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", name) or "player" for name in players)
+    return f"gin-ledger-{match_id}-{names}"
+
+
+def attachment(response: Response, filename: str) -> Response:
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get("/matches/<int:match_id>.json")
+def match_json(match_id: int):
+    stored = match_or_404(match_id)
+    body = json.dumps(export_document(stored.match, stored.sheet()), ensure_ascii=False, indent=2)
+    response = Response(body, mimetype="application/json")
+    return attachment(response, file_stem(stored.match.players, match_id) + ".json")
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value) -> str:
+    """Spreadsheets run a cell that starts like a formula; a quote keeps it text."""
+    text = "" if value is None else str(value)
+    if isinstance(value, str) and text.startswith(FORMULA_START):
+        return "'" + text
+    return text
+
+
+def csv_rows(stored):
+    sheet = stored.sheet()
+    players = stored.match.players
+    game_columns = [f"game {g.number} {name}" for g in sheet.games for name in players]
+    yield ["hand", "dealer", "result", "winner", "points", "knocker", "knocker_deadwood",
+           "opponent_deadwood", "upcard", "games", *game_columns]
+    for line in sheet.lines:
+        hand = line.entry
+        totals = [line.totals.get(g.number) if name == line.outcome.winner else None
+                  for g in sheet.games for name in players]
+        yield [line.number, line.dealer, line.outcome.result, line.outcome.winner, line.outcome.points,
+               hand.knocker, hand.knocker_deadwood, hand.opponent_deadwood, hand.upcard,
+               " ".join(str(n) for n in line.games), *totals]
+
+
+@bp.get("/matches/<int:match_id>.csv")
+def match_csv(match_id: int):
+    stored = match_or_404(match_id)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for row in csv_rows(stored):
+        writer.writerow([cell(value) for value in row])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    return attachment(response, file_stem(stored.match.players, match_id) + ".csv")

@@ -1,0 +1,149 @@
+"""Entering, editing, deleting and undoing hands. Every change is only a recomputation."""
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from db import get_db
+from forms import HandForm, VersionForm
+from models import storage
+from models.entry import read_entry
+from models.errors import MatchError
+from models.ledger import score_sheet
+
+from .common import closing_changes, line_summary, match_or_404
+from .matches import attach_error, hand_form_for, render_match
+
+bp = Blueprint("hands", __name__)
+
+STALE = "This match changed on another phone; here it is now."
+
+
+def sheet_url(match_id: int, number: int | None = None) -> str:
+    anchor = f"hand-{number}" if number else None
+    return url_for("matches.show", match_id=match_id, _anchor=anchor)
+
+
+def posted_hand(form: HandForm, stored: storage.StoredMatch):
+    """The engine reads the form's fields exactly as it reads a match file's hand."""
+    return read_entry(form.entry(), stored.match.players, stored.match.rules)
+
+
+def posted_version(form) -> int | None:
+    try:
+        return int(form.version.data)
+    except (TypeError, ValueError):
+        return None
+
+
+@bp.post("/matches/<int:match_id>/hands")
+def add(match_id: int):
+    stored = match_or_404(match_id)
+    form = HandForm()
+    form.set_players(stored.match.players)
+    if not form.validate_on_submit():
+        return render_match(stored, form, 400)
+    try:
+        saved = storage.add_hand(get_db(), match_id, posted_hand(form, stored), form.form_id.data)
+    except MatchError as error:
+        attach_error(form, error)
+        return render_match(stored, form, 400)
+    if saved.duplicate:
+        flash("That hand was already saved; nothing was added twice.")
+    else:
+        flash(line_summary(saved.sheet.lines[-1]), "saved")
+    return redirect(sheet_url(match_id, saved.number))
+
+
+def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
+    hand = stored.match.hands[number - 1]
+    data = {k: v for k, v in hand.to_dict().items() if k != "cards"}
+    form = HandForm(formdata=None, data=data)
+    return hand_form_for(stored, form)
+
+
+def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status: int = 200):
+    sheet = stored.sheet()
+    return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
+                           line=sheet.lines[number - 1], form=form,
+                           delete_form=VersionForm(formdata=None, version=stored.version)), status
+
+
+def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
+    if not 1 <= number <= len(stored.match.hands):
+        from flask import abort
+        abort(404, description="There is no such hand in this match.")
+
+
+@bp.get("/matches/<int:match_id>/hands/<int:number>")
+def edit(match_id: int, number: int):
+    stored = match_or_404(match_id)
+    hand_number_or_404(stored, number)
+    return render_edit(stored, number, edit_form_for(stored, number))
+
+
+def report_change(before, saved: storage.Saved, what: str) -> None:
+    flash(what)
+    for message in closing_changes(before, saved.sheet):
+        flash(message, "warning")
+
+
+@bp.post("/matches/<int:match_id>/hands/<int:number>")
+def update(match_id: int, number: int):
+    stored = match_or_404(match_id)
+    hand_number_or_404(stored, number)
+    form = HandForm()
+    form.set_players(stored.match.players)
+    if not form.validate_on_submit():
+        return render_edit(stored, number, form, 400)
+    try:
+        saved = storage.replace_hand(get_db(), match_id, number, posted_hand(form, stored), posted_version(form))
+    except storage.StaleMatch:
+        flash(STALE, "warning")
+        return redirect(sheet_url(match_id))
+    except MatchError as error:
+        attach_error(form, explain_early_end(error))
+        return render_edit(stored, number, form, 400)
+    report_change(stored.sheet(), saved, f"Hand {number} changed; the sheet is recomputed.")
+    return redirect(sheet_url(match_id, number))
+
+
+def explain_early_end(error: MatchError) -> MatchError:
+    """An edit that ends the match before its last hand would strand the hands after it."""
+    if error.field == "hand" and error.hand is not None:
+        return MatchError("hand", f"with this change the match would be over before hand {error.hand}; "
+                                  "delete the hands after it first")
+    return error
+
+
+@bp.post("/matches/<int:match_id>/hands/<int:number>/delete")
+def delete(match_id: int, number: int):
+    stored = match_or_404(match_id)
+    hand_number_or_404(stored, number)
+    return remove(stored, number, f"Hand {number} deleted; the sheet is recomputed.")
+
+
+@bp.post("/matches/<int:match_id>/undo")
+def undo(match_id: int):
+    stored = match_or_404(match_id)
+    if not stored.match.hands:
+        flash("There is no hand to undo.")
+        return redirect(sheet_url(match_id))
+    number = len(stored.match.hands)
+    return remove(stored, number, f"Hand {number} undone.")
+
+
+def remove(stored: storage.StoredMatch, number: int, what: str):
+    form = VersionForm()
+    if not form.validate_on_submit():
+        flash("The form had expired; nothing was changed. Please try again.", "warning")
+        return redirect(sheet_url(stored.id))
+    try:
+        saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form))
+    except storage.StaleMatch:
+        flash(STALE, "warning")
+        return redirect(sheet_url(stored.id))
+    except MatchError as error:  # deleting a hand can end the match before later hands
+        flash(explain_early_end(error).line(), "error")
+        return redirect(sheet_url(stored.id))
+    report_change(stored.sheet(), saved, what)
+    return redirect(sheet_url(stored.id))

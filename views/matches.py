@@ -1,0 +1,179 @@
+"""Home, new match, the match page (sheet and hand entry), rematch and import."""
+from __future__ import annotations
+
+import random
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from db import get_db
+from forms import HandForm, ImportForm, NewMatchForm, VersionForm
+from models import storage
+from models.errors import MatchError
+from models.ledger import games_for_win
+from models.match import Match
+from models.matchfile import check_name, load_match
+from models.rules import PRESETS, rules_from
+
+from .common import match_or_404
+from .sheet_view import sheet_rows
+
+bp = Blueprint("matches", __name__)
+
+MAX_IMPORT_BYTES = 1_000_000
+
+
+def render_home(import_form: ImportForm, status: int = 200):
+    db = get_db()
+    return render_template(
+        "home.html",
+        playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False)],
+        finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30)],
+        import_form=import_form,
+    ), status
+
+
+@bp.get("/")
+def home():
+    return render_home(ImportForm())
+
+
+def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
+    """A player's name, their seat (1 or 2), or empty/'random' for the app to draw."""
+    if choice in players:
+        return choice
+    if choice in ("1", "2"):
+        return players[int(choice) - 1]
+    return random.SystemRandom().choice(players)
+
+
+def match_from_form(form: NewMatchForm) -> Match:
+    names = form.players.data or []
+    if len(names) != 2:
+        raise MatchError("players", "enter two names")
+    for name in names:
+        check_name(name, "players")
+    if names[0].casefold() == names[1].casefold():
+        raise MatchError("players", "the two players must differ")
+    players = (names[0], names[1])
+    rules = rules_from(form.chosen_settings(), PRESETS[form.preset.data or "classic"])
+    if form.first_dealer.data and form.first_dealer.data not in players + ("1", "2", "random"):
+        raise MatchError("first_dealer", f"{form.first_dealer.data!r} is not one of the players")
+    return Match(players=players, format=form.format.data or "hollywood",
+                 first_dealer=pick_first_dealer(form.first_dealer.data, players), rules=rules)
+
+
+def attach_error(form, error: MatchError) -> None:
+    """Show the engine's refusal next to the field it names."""
+    name = error.field.removeprefix("rules.")
+    field = getattr(form, name, None)
+    if field is not None and hasattr(field, "errors"):
+        field.errors = list(field.errors) + [error.reason]
+    else:
+        form.form_errors.append(error.line())
+
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+def new_match():
+    form = NewMatchForm()
+    if form.validate_on_submit():
+        try:
+            match = match_from_form(form)
+        except MatchError as error:
+            attach_error(form, error)
+        else:
+            match_id = storage.create_match(get_db(), match)
+            flash(f"New match: {match.players[0]} vs {match.players[1]}. {match.dealer} deals first.")
+            return redirect(url_for("matches.show", match_id=match_id))
+    elif request.method == "POST" and not form.errors:
+        form.form_errors.append("Please check the form.")
+    status = 400 if request.method == "POST" else 200
+    return render_template("new_match.html", form=form, known=storage.player_names(get_db()),
+                           presets=PRESETS), status
+
+
+def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> HandForm:
+    form = form or HandForm(formdata=None)
+    form.set_players(stored.match.players)
+    if not form.form_id.data:
+        form.new_form_id()
+    form.version.data = str(stored.version)
+    return form
+
+
+def preview_data(stored: storage.StoredMatch, sheet) -> dict:
+    """What the page script needs to say 'Ana scores 18 → games 1 and 2' before saving."""
+    rules = stored.match.rules
+    return {
+        "players": list(stored.match.players),
+        "games": {name: games_for_win(sheet, name) for name in stored.match.players},
+        "scores": {str(g.number): g.scores for g in sheet.games},
+        "target": rules.target,
+        "gin": rules.gin_bonus,
+        "big_gin": rules.big_gin_bonus,
+        "undercut": rules.undercut_bonus,
+        "knock_limit": rules.knock_limit,
+        "oklahoma": rules.oklahoma,
+        "spade_double": rules.spade_double,
+    }
+
+
+def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
+    sheet = stored.sheet()
+    return render_template(
+        "match.html",
+        stored=stored,
+        match=stored.match,
+        sheet=sheet,
+        rows=sheet_rows(sheet),
+        form=hand_form_for(stored, form),
+        version_form=VersionForm(formdata=None, version=stored.version),
+        preview=preview_data(stored, sheet),
+    ), status
+
+
+@bp.get("/matches/<int:match_id>")
+def show(match_id: int):
+    return render_match(match_or_404(match_id))
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+def rematch(match_id: int):
+    old = match_or_404(match_id)
+    sheet = old.sheet()
+    if not sheet.finished:
+        flash("This match is still being played.")
+        return redirect(url_for("matches.show", match_id=match_id))
+    match = Match(players=old.match.players, format=old.match.format,
+                  first_dealer=sheet.next_dealer, rules=old.match.rules)
+    new_id = storage.create_match(get_db(), match)
+    flash(f"Rematch: {match.players[0]} vs {match.players[1]}, same rules. {match.dealer} deals first.")
+    return redirect(url_for("matches.show", match_id=new_id))
+
+
+def uploaded_text(form: ImportForm) -> bytes:
+    upload = form.file.data
+    if upload and getattr(upload, "filename", ""):
+        data = upload.read(MAX_IMPORT_BYTES + 1)
+        if len(data) > MAX_IMPORT_BYTES:
+            raise MatchError("file", f"is larger than {MAX_IMPORT_BYTES // 1000} KB")
+        return data
+    if form.text.data and form.text.data.strip():
+        return form.text.data.encode("utf-8", "surrogatepass")
+    raise MatchError("file", "choose a match file or paste one")
+
+
+@bp.post("/import")
+def import_match():
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            match = load_match(uploaded_text(form))
+        except MatchError as error:
+            flash(f"Not imported: {error.line()}", "error")
+        else:
+            match_id = storage.create_match(get_db(), match)
+            flash(f"Imported {match.players[0]} vs {match.players[1]}: {len(match.hands)} hands.")
+            return redirect(url_for("matches.show", match_id=match_id))
+    else:
+        flash("Not imported: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()), "error")
+    return render_home(form, 400)
