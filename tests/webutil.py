@@ -1,0 +1,48 @@
+"""Helpers for driving the app through its forms as a browser would."""
+import json
+import re
+from html import unescape
+from pathlib import Path
+
+CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}"[^>]*value="([^"]*)"', html) or re.search(
+        rf'value="([^"]*)"[^>]*name="{name}"', html)
+    assert match, f"no hidden field {name}"
+    return unescape(match.group(1))
+
+
+def case(name: str) -> dict:
+    doc = json.loads((CASES / f"{name}.json").read_text())
+    doc.pop("expected")
+    return doc
+
+
+def import_match(client, doc: dict) -> int:
+    """Import through the home page's form; returns the new match's id."""
+    page = client.get("/").get_data(as_text=True)
+    response = client.post("/import", data={"csrf_token": hidden(page, "csrf_token"), "text": json.dumps(doc)})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def new_match(client, players=("Ana", "Ben"), **fields) -> int:
+    page = client.get("/matches/new").get_data(as_text=True)
+    data = {"csrf_token": hidden(page, "csrf_token"), "players": list(players), "format": "hollywood",
+            "preset": "classic", "first_dealer": "1", **fields}
+    response = client.post("/matches/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def post_hand(client, match_id: int, **fields):
+    """Post a hand as the match page's form does (fresh page, its token and form id)."""
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    data = {"csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"), **fields}
+    return client.post(f"/matches/{match_id}/hands", data=data)
+
+
+def export(client, match_id: int) -> dict:
+    return json.loads(client.get(f"/matches/{match_id}.json").get_data(as_text=True))
