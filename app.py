@@ -6,6 +6,7 @@ import secrets
 
 from flask import Flask, flash, redirect, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import InternalServerError
 
 import cli
 import db
@@ -52,11 +53,28 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def register_views(app: Flask) -> None:
-    from views import exports, hands, matches
+    from views import access, exports, hands, matches, readonly
 
+    app.before_request(access.require_passphrase)
+    app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(exports.bp)
+    app.register_blueprint(readonly.bp)
+    app.after_request(security_headers)
+
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'")
+
+
+def security_headers(response):
+    """No inline script anywhere; same-origin referrers keep Flask-WTF's HTTPS check working."""
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
 
 
 def register_errors(app: Flask) -> None:
@@ -67,9 +85,17 @@ def register_errors(app: Flask) -> None:
         target = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/"
         return redirect(target, 303)
 
+    @app.errorhandler(429)
+    @app.errorhandler(403)
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)
     @app.errorhandler(400)
     def http_error(error):
         return render_template("error.html", error=error), error.code
+
+    @app.errorhandler(500)
+    def server_error(error):
+        """A last resort that still speaks to the player; nothing half-written is kept."""
+        return render_template("error.html", error=InternalServerError(
+            "Something went wrong on our side; nothing was saved. Please try again.")), 500

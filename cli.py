@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 
 import click
+from flask.cli import with_appcontext
 
 from models.errors import MatchError
 from models.matchfile import replay
@@ -32,5 +34,22 @@ def replay_command(path: str) -> None:
     click.echo(json.dumps(result, ensure_ascii=False, indent=2))
 
 
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False))
+@with_appcontext
+def backup_command(path: str) -> None:
+    """Write a consistent copy of the database while the app keeps running."""
+    from flask import current_app
+
+    from models import storage
+
+    try:
+        pages = storage.backup(current_app.config["DATABASE"], path)
+    except (OSError, sqlite3.Error) as error:
+        refuse(f"backup: {error}")
+    click.echo(f"Backed up {pages} pages to {path}")
+
+
 def register(app) -> None:
     app.cli.add_command(replay_command)
+    app.cli.add_command(backup_command)

@@ -134,3 +134,8 @@ class VersionForm(FlaskForm):
 class ImportForm(FlaskForm):
     file = FileField("Match file (JSON)")
     text = TextAreaField("…or paste it here")
+
+
+class LoginForm(FlaskForm):
+    passphrase = StringField("Passphrase", validators=[InputRequired(), Length(max=200)],
+                             render_kw={"type": "password", "autocomplete": "current-password"})

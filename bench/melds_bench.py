@@ -47,20 +47,22 @@ def dense_hands(count: int, seed: int) -> list[list[Card]]:
 
 
 def report(label: str, hands: list[list[Card]]) -> None:
-    """Print slowest, median, mean and 99th percentile, and the slowest hand.
+    """Print slowest, median, mean and 99th percentile, then re-time the worst.
 
-    The slowest hand is timed again: a one-off spike (garbage collection, the
-    OS) shows up as a much smaller re-time, a genuinely hard hand does not.
+    A single timing can spike (garbage collection, other processes), so the 50
+    slowest hands are timed again (best of 5): a spike shrinks on re-timing,
+    a genuinely hard hand does not.  Both numbers are printed.
     """
     timings = time_hands(hands)
-    worst = max(range(len(timings)), key=timings.__getitem__)
-    p99 = sorted(timings)[int(len(timings) * 0.99)]
-    again = min(time_hands([hands[worst]] * 5))
+    order = sorted(range(len(timings)), key=timings.__getitem__)
+    p99 = timings[order[int(len(order) * 0.99)]]
+    retimed = [(min(time_hands([hands[i]] * 5)), i) for i in order[-50:]]
+    worst_time, worst = max(retimed)
     print(
-        f"{label}: {len(hands)} hands, slowest {max(timings):.3f} ms, "
+        f"{label}: {len(hands)} hands, slowest {timings[order[-1]]:.3f} ms, "
         f"median {statistics.median(timings):.4f} ms, mean {statistics.fmean(timings):.4f} ms, "
-        f"p99 {p99:.4f} ms; slowest hand {' '.join(c.code for c in sorted(hands[worst]))} "
-        f"re-timed {again:.3f} ms"
+        f"p99 {p99:.4f} ms; 50 slowest re-timed: worst {worst_time:.3f} ms "
+        f"({' '.join(c.code for c in sorted(hands[worst]))})"
     )
 
 

@@ -327,3 +327,16 @@ def delete_match(conn: sqlite3.Connection, match_id: int) -> None:
     with immediate(conn):
         if conn.execute("DELETE FROM match WHERE id = ?", (match_id,)).rowcount == 0:
             raise NoSuchMatch(match_id)
+
+
+def backup(source_path: str, target_path: str) -> int:
+    """SQLite's online backup API: a consistent copy even while hands are being written."""
+    source = connect(source_path)
+    target = sqlite3.connect(target_path)
+    try:
+        source.backup(target)
+        target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
+        return target.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        target.close()
+        source.close()

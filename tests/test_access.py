@@ -1,0 +1,113 @@
+"""Passphrase, read-only link, headers, the kept secret key, and the backup command."""
+import os
+import sqlite3
+
+import pytest
+
+from app import create_app
+from models.matchfile import replay
+from webutil import case, export, hidden, import_match
+
+
+@pytest.fixture
+def private(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "k",
+                      "PASSPHRASE": "open sesame"})
+    return app.test_client()
+
+
+def test_without_a_passphrase_every_page_asks_for_it(private):
+    for url in ["/", "/matches/new", "/matches/1", "/matches/1.json", "/view/abc"]:
+        response = private.get(url)
+        assert response.status_code == 302 and "/login" in response.headers["Location"], url
+    assert private.get("/static/style.css").status_code == 200
+    assert private.post("/import", data={"text": "{}"}).status_code in (302, 303)
+
+
+def login(client, phrase):
+    page = client.get("/login").get_data(as_text=True)
+    return client.post("/login?next=/matches/new", data={"csrf_token": hidden(page, "csrf_token"),
+                                                          "passphrase": phrase})
+
+
+def test_the_passphrase_opens_the_app_for_thirty_days(private):
+    assert login(private, "wrong").status_code == 403
+    response = login(private, "open sesame")
+    assert response.status_code == 302 and response.headers["Location"] == "/matches/new"
+    cookie = response.headers["Set-Cookie"]
+    assert "Expires=" in cookie
+    assert private.get("/").status_code == 200
+
+
+def test_login_is_rate_limited(private):
+    for _ in range(10):
+        assert login(private, "guess").status_code == 403
+    assert login(private, "open sesame").status_code == 429
+
+
+def test_read_only_link_shows_the_sheet_and_changes_nothing(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    token = page.split("/view/")[1].split('"')[0]
+    view = client.get(f"/view/{token}").get_data(as_text=True)
+    assert "108" in view and "196" in view
+    assert "<form" not in view and "/hands/1" not in view
+    assert client.post(f"/view/{token}", data={"winner": "Ana", "points": "5"}).status_code == 405
+    assert client.get("/view/not-a-token").status_code == 404
+    assert len(export(client, match_id)["hands"]) == 6
+
+
+def test_security_headers(client):
+    headers = client.get("/").headers
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+
+
+def test_no_inline_script_in_any_template():
+    folder = os.path.join(os.path.dirname(__file__), "..", "templates")
+    for name in os.listdir(folder):
+        text = open(os.path.join(folder, name), encoding="utf-8").read()
+        assert "<script>" not in text and " on" + "click=" not in text, name
+
+
+def test_secret_key_is_made_once_and_kept(tmp_path, monkeypatch):
+    monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
+    first = create_app({"DATABASE": str(tmp_path / "a.sqlite")})
+    second = create_app({"DATABASE": str(tmp_path / "a.sqlite")})
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) >= 32
+
+
+def test_csrf_tokens_do_not_expire(app):
+    assert app.config["WTF_CSRF_TIME_LIMIT"] is None
+
+
+def test_backup_command_writes_a_consistent_copy(app, client, runner, tmp_path):
+    doc = case("full-hollywood-match")
+    match_id = import_match(client, doc)
+    target = tmp_path / "copy.sqlite"
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    copy = sqlite3.connect(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("SELECT COUNT(*) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0] == 13
+
+
+def test_an_old_database_file_is_upgraded_in_place(tmp_path):
+    from models import storage
+    from models.schema import MIGRATIONS
+
+    path = str(tmp_path / "old.sqlite")
+    conn = storage.connect(path)
+    with storage.immediate(conn):
+        for statement in storage.split_statements(MIGRATIONS[0]):
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "k"})
+    client = app.test_client()
+    match_id = import_match(client, case("seed000-bob-alexandra"))
+    assert export(client, match_id)["result"]["games"][0]["scores"]["Bob"] == 44
+    assert storage.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)

@@ -1,0 +1,61 @@
+"""Who may use the app: anyone on a home network, or only those who know the passphrase."""
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+
+from db import get_db
+from forms import LoginForm
+from models import throttle
+
+bp = Blueprint("access", __name__)
+
+OPEN_ENDPOINTS = {"access.login", "static"}
+
+
+def passphrase() -> str | None:
+    return current_app.config.get("PASSPHRASE") or None
+
+
+def require_passphrase():
+    """Runs before every request: with a passphrase set, only the login and static files are open."""
+    if not passphrase() or request.endpoint in OPEN_ENDPOINTS or session.get("passed"):
+        return None
+    return redirect(url_for("access.login", next=request.full_path if request.method == "GET" else None))
+
+
+def safe_next(target: str | None) -> str:
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return url_for("matches.home")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    if not passphrase():
+        return redirect(url_for("matches.home"))
+    form = LoginForm()
+    address = request.remote_addr or "unknown"
+    if form.validate_on_submit():
+        db = get_db()
+        if throttle.blocked(db, address):
+            form.passphrase.errors.append("Too many wrong tries; wait a quarter of an hour.")
+            return render_template("login.html", form=form), 429
+        if hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode()):
+            throttle.forget(db, address)
+            session.clear()
+            session["passed"] = True
+            session.permanent = True  # PERMANENT_SESSION_LIFETIME: 30 days
+            flash("Welcome to the table.")
+            return redirect(safe_next(request.args.get("next")))
+        throttle.record_failure(db, address)
+        form.passphrase.errors.append("That is not the passphrase.")
+        return render_template("login.html", form=form), 403
+    return render_template("login.html", form=form), 400 if request.method == "POST" else 200
+
+
+@bp.post("/logout")
+def logout():
+    session.clear()
+    return redirect(url_for("access.login") if passphrase() else url_for("matches.home"))
