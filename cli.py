@@ -10,6 +10,7 @@ from flask.cli import with_appcontext
 
 from models.errors import MatchError
 from models.matchfile import replay
+from models.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
 
 
 def refuse(message: str) -> None:
@@ -50,6 +51,22 @@ def backup_command(path: str) -> None:
     click.echo(f"Backed up {pages} pages to {path}")
 
 
+@click.command("deadwood")
+@click.argument("cards", nargs=-1)
+@click.option("--onto", multiple=True, metavar='"4H 5H 6H"',
+              help="A knocker's meld the cards may be laid off onto (repeatable).")
+def deadwood_command(cards: tuple[str, ...], onto: tuple[str, ...]) -> None:
+    """Arrange a 10- or 11-card hand for the least deadwood, after lay-offs onto --onto melds."""
+    try:
+        hand = parse_hand(list(cards))
+        melds = parse_knocker_melds([group.split() for group in onto], hand)
+    except MeldError as error:
+        refuse(str(error))
+    arrangement = best_after_layoffs(hand, melds) if melds else best_arrangement(hand)
+    click.echo(json.dumps(arrangement.to_dict()))
+
+
 def register(app) -> None:
     app.cli.add_command(replay_command)
+    app.cli.add_command(deadwood_command)
     app.cli.add_command(backup_command)
