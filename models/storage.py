@@ -213,12 +213,16 @@ def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50) -> l
     """In-progress or finished matches, newest first, with their hands in one query."""
     where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
     order = "m.finished DESC" if finished else "m.created DESC"
-    rows = conn.execute(f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id DESC LIMIT ?", (limit,)).fetchall()
+    # Only constant fragments are formatted in; the limit is a bound parameter.
+    query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id DESC LIMIT ?"  # nosec B608
+    rows = conn.execute(query, (limit,)).fetchall()
     by_match: dict[int, list] = {row["id"]: [] for row in rows}
     if by_match:
         marks = ",".join("?" * len(by_match))
         for hand in conn.execute(
-            f"SELECT * FROM hand WHERE match_id IN ({marks}) ORDER BY match_id, position", tuple(by_match)
+            # Only "?" placeholders are formatted in; the ids are bound parameters.
+            f"SELECT * FROM hand WHERE match_id IN ({marks}) ORDER BY match_id, position",  # nosec B608
+            tuple(by_match),
         ):
             by_match[hand["match_id"]].append(hand)
     return [stored_match(row, by_match[row["id"]]) for row in rows]
@@ -227,7 +231,8 @@ def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50) -> l
 def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Hand,
                 players: tuple[str, str], submission: str | None = None) -> None:
     conn.execute(
-        f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"
+        # The column names are the constant HAND_COLUMNS; every value is a bound parameter.
+        f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"  # nosec B608
         f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?)",
         (match_id, position, *hand_row(hand, players), submission, now()),
     )
@@ -306,7 +311,7 @@ def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Han
         sheet = record_change(conn, match_id, match)  # refuses an edit that ends the match early
         values = hand_row(hand, match.players)
         conn.execute(
-            f"UPDATE hand SET {', '.join(c + ' = ?' for c in HAND_COLUMNS)} WHERE id = ?",
+            f"UPDATE hand SET {', '.join(c + ' = ?' for c in HAND_COLUMNS)} WHERE id = ?",  # nosec B608
             (*values, rows[number - 1]["id"]),
         )
     return Saved(number, sheet)
