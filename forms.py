@@ -87,12 +87,18 @@ class NewMatchForm(FlaskForm):
     format = RadioField("Format", choices=[("hollywood", "Hollywood (three games)"), ("single", "Single game")],
                         default="hollywood")
     preset = RadioField("Rules", choices=[("classic", "Classic"), ("modern", "Modern")], default="classic")
+    save_as = StringField("Save these rules as a preset named", validators=[Optional(), Length(max=MAX_NAME)])
     first_dealer = StringField("First dealer", validators=[Optional(), Length(max=MAX_NAME)])
     dealer_rule = SelectField("After a win, who deals", choices=[("", "as the preset")] + [(r, r) for r in DEALER_RULES],
                               validate_choice=True, default="")
     oklahoma = BooleanField("Oklahoma (the upcard sets the knock limit)")
     spade_double = SelectField("Spade upcard doubles", choices=[("", "as the preset"), ("on", "yes"), ("off", "no")],
                                default="")
+
+    def offer_presets(self, names: list[str]) -> None:
+        """Classic and Modern, then the presets this table saved (values 'saved:NAME')."""
+        self.preset.choices = [("classic", "Classic"), ("modern", "Modern")] + [
+            ("saved:" + name, name) for name in names]
 
     def chosen_settings(self) -> dict:
         """Settings typed over the preset; an empty field keeps the preset's value."""

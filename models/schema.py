@@ -59,3 +59,15 @@ MIGRATIONS += (
     CREATE INDEX login_failure_address ON login_failure(address, at);
     """,
 )
+
+MIGRATIONS += (
+    # 3: rule presets a table saved for itself, beside Classic and Modern.
+    """
+    CREATE TABLE preset (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        rules TEXT NOT NULL,
+        created TEXT NOT NULL
+    );
+    """,
+)

@@ -345,3 +345,20 @@ def backup(source_path: str, target_path: str) -> int:
     finally:
         target.close()
         source.close()
+
+
+# ---- a table's own rule presets ------------------------------------------------
+
+def saved_presets(conn: sqlite3.Connection) -> dict[str, Rules]:
+    rows = conn.execute("SELECT name, rules FROM preset ORDER BY name").fetchall()
+    return {row["name"]: rules_from(json.loads(row["rules"])) for row in rows}
+
+
+def save_preset(conn: sqlite3.Connection, name: str, rules: Rules) -> None:
+    """Saving under a name that exists replaces that preset's rules."""
+    with immediate(conn):
+        conn.execute(
+            """INSERT INTO preset (name, rules, created) VALUES (?, ?, ?)
+               ON CONFLICT(name) DO UPDATE SET rules = excluded.rules""",
+            (name, json.dumps(rules.to_dict()), now()),
+        )

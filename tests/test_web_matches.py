@@ -136,3 +136,21 @@ def test_every_page_renders(client):
     for url in ["/", "/matches/new", f"/matches/{match_id}", f"/matches/{match_id}/hands/1",
                 f"/matches/{match_id}.json", f"/matches/{match_id}.csv", "/static/style.css", "/static/app.js"]:
         assert client.get(url).status_code == 200, url
+
+
+def test_a_table_saves_its_own_preset_and_uses_it_again(client):
+    first = new_match(client, preset="modern", target="150", save_as="Club")
+    assert export(client, first)["rules"]["target"] == 150
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert 'value="saved:Club"' in page
+    second = new_match(client, preset="saved:Club")
+    rules = export(client, second)["rules"]
+    assert (rules["target"], rules["undercut_bonus"]) == (150, 25)
+
+
+def test_an_unknown_preset_is_refused(client):
+    page = client.get("/matches/new").get_data(as_text=True)
+    response = client.post("/matches/new", data={"csrf_token": hidden(page, "csrf_token"),
+                                                 "players": ["Ana", "Ben"], "preset": "saved:Nope"})
+    assert response.status_code == 400
+    assert "Not a valid choice" in response.get_data(as_text=True)

@@ -46,7 +46,13 @@ def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
     return random.SystemRandom().choice(players)
 
 
-def match_from_form(form: NewMatchForm) -> Match:
+def preset_rules() -> dict:
+    """Every preset by its form value: the built-in two and the table's own."""
+    saved = storage.saved_presets(get_db())
+    return {**PRESETS, **{"saved:" + name: rules for name, rules in saved.items()}}
+
+
+def match_from_form(form: NewMatchForm, presets: dict) -> Match:
     names = form.players.data or []
     if len(names) != 2:
         raise MatchError("players", "enter two names")
@@ -55,7 +61,7 @@ def match_from_form(form: NewMatchForm) -> Match:
     if names[0].casefold() == names[1].casefold():
         raise MatchError("players", "the two players must differ")
     players = (names[0], names[1])
-    rules = rules_from(form.chosen_settings(), PRESETS[form.preset.data or "classic"])
+    rules = rules_from(form.chosen_settings(), presets.get(form.preset.data or "classic", PRESETS["classic"]))
     if form.first_dealer.data and form.first_dealer.data not in players + ("1", "2", "random"):
         raise MatchError("first_dealer", f"{form.first_dealer.data!r} is not one of the players")
     return Match(players=players, format=form.format.data or "hollywood",
@@ -74,13 +80,18 @@ def attach_error(form, error: MatchError) -> None:
 
 @bp.route("/matches/new", methods=["GET", "POST"])
 def new_match():
+    presets = preset_rules()
     form = NewMatchForm()
+    form.offer_presets([name.removeprefix("saved:") for name in presets if name.startswith("saved:")])
     if form.validate_on_submit():
         try:
-            match = match_from_form(form)
+            match = match_from_form(form, presets)
         except MatchError as error:
             attach_error(form, error)
         else:
+            if form.save_as.data and form.save_as.data.strip():
+                storage.save_preset(get_db(), form.save_as.data.strip(), match.rules)
+                flash(f"Rules saved as the preset “{form.save_as.data.strip()}”.")
             match_id = storage.create_match(get_db(), match)
             flash(f"New match: {match.players[0]} vs {match.players[1]}. {match.dealer} deals first.")
             return redirect(url_for("matches.show", match_id=match_id))
@@ -88,7 +99,7 @@ def new_match():
         form.form_errors.append("Please check the form.")
     status = 400 if request.method == "POST" else 200
     return render_template("new_match.html", form=form, known=storage.player_names(get_db()),
-                           presets=PRESETS), status
+                           presets=presets), status
 
 
 def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> HandForm:
