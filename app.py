@@ -53,7 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def register_views(app: Flask) -> None:
-    from views import access, exports, hands, matches, readonly
+    from views import access, cards, exports, hands, matches, players, readonly
 
     app.before_request(access.require_passphrase)
     app.register_blueprint(access.bp)
@@ -61,6 +61,8 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(hands.bp)
     app.register_blueprint(exports.bp)
     app.register_blueprint(readonly.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(cards.bp)
     app.after_request(security_headers)
 
 

@@ -42,6 +42,9 @@ class HandForm(FlaskForm):
     draw = BooleanField("Draw")
     winner = RadioField("Who scores?", choices=[], validate_choice=False)
     points = whole("Points", 1)
+    # The cards tapped on the count page, space-separated codes; the engine checks them.
+    cards_knocker = HiddenField("Knocker's cards")
+    cards_defender = HiddenField("Defender's cards")
 
     def set_players(self, players: tuple[str, str]) -> None:
         choices = [(name, name) for name in players]
@@ -65,9 +68,17 @@ class HandForm(FlaskForm):
             }
             if self.big_gin.data:
                 raw["big_gin"] = True
+            cards = self.cards()
+            if cards:
+                raw["cards"] = cards
         if self.upcard.data:
             raw["upcard"] = self.upcard.data
         return {key: value for key, value in raw.items() if value is not None}
+
+    def cards(self) -> dict:
+        """{"knocker": [...], "defender": [...]} from the hidden fields, only the sides sent."""
+        sides = (("knocker", self.cards_knocker), ("defender", self.cards_defender))
+        return {side: field.data.split() for side, field in sides if field.data and field.data.strip()}
 
 
 class PairField(Field):
@@ -88,6 +99,10 @@ class NewMatchForm(FlaskForm):
                         default="hollywood")
     preset = RadioField("Rules", choices=[("classic", "Classic"), ("modern", "Modern")], default="classic")
     save_as = StringField("Save these rules as a preset named", validators=[Optional(), Length(max=MAX_NAME)])
+    stake = StringField("Money per point", validators=[Optional(), Length(max=20)],
+                        render_kw={"inputmode": "decimal", "placeholder": "e.g. 0.05", "autocomplete": "off"})
+    currency = StringField("Currency symbol", validators=[Optional(), Length(max=5)],
+                           render_kw={"placeholder": "€", "autocomplete": "off"})
     first_dealer = StringField("First dealer", validators=[Optional(), Length(max=MAX_NAME)])
     dealer_rule = SelectField("After a win, who deals", choices=[("", "as the preset")] + [(r, r) for r in DEALER_RULES],
                               validate_choice=True, default="")
@@ -145,3 +160,12 @@ class ImportForm(FlaskForm):
 class LoginForm(FlaskForm):
     passphrase = StringField("Passphrase", validators=[InputRequired(), Length(max=200)],
                              render_kw={"type": "password", "autocomplete": "current-password"})
+
+
+class RenameForm(FlaskForm):
+    new_name = StringField("New name", validators=[InputRequired(), Length(max=MAX_NAME)])
+
+
+class MergeForm(FlaskForm):
+    keep = StringField("Keep this name", validators=[InputRequired(), Length(max=MAX_NAME)])
+    drop = StringField("Merge this spelling into it", validators=[InputRequired(), Length(max=MAX_NAME)])

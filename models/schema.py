@@ -71,3 +71,11 @@ MIGRATIONS += (
     );
     """,
 )
+
+MIGRATIONS += (
+    # 4: money per point, kept as exact decimal text (never a float), and its symbol.
+    """
+    ALTER TABLE match ADD COLUMN stake TEXT;
+    ALTER TABLE match ADD COLUMN currency TEXT
+    """,
+)

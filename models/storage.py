@@ -13,6 +13,7 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from decimal import Decimal
 
 from .errors import MatchError
 from .hand import Hand
@@ -20,6 +21,7 @@ from .ledger import Sheet, score_sheet
 from .match import Match
 from .rules import Rules, rules_from
 from .schema import MIGRATIONS
+from .stakes import Stake
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -94,6 +96,7 @@ class StoredMatch:
     finished: str | None
     version: int
     view_token: str
+    stake: Stake | None = None
 
     def sheet(self) -> Sheet:
         return score_sheet(self.match)
@@ -186,7 +189,8 @@ def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
         rules=rules_from(json.loads(row["rules"])),
         hands=tuple(hand_from_row(hand, players) for hand in hand_rows),
     )
-    return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"])
+    stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
+    return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake)
 
 
 def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
@@ -210,21 +214,41 @@ def get_match_by_token(conn: sqlite3.Connection, token: str) -> StoredMatch:
 
 
 def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50) -> list[StoredMatch]:
-    """In-progress or finished matches, newest first, with their hands in one query."""
+    """In-progress or finished matches, newest first."""
     where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
     order = "m.finished DESC" if finished else "m.created DESC"
-    # Only constant fragments are formatted in; the limit is a bound parameter.
-    query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id DESC LIMIT ?"  # nosec B608
-    rows = conn.execute(query, (limit,)).fetchall()
+    return matches_where(conn, where, (), order, limit)
+
+
+def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None) -> list[StoredMatch]:
+    """A player's matches (or a pair's), oldest first, for records and head-to-head."""
+    where = "(p1.name = ? OR p2.name = ?)"
+    params: tuple = (name, name)
+    if other is not None:
+        where += " AND (p1.name = ? OR p2.name = ?)"
+        params += (other, other)
+    return matches_where(conn, where, params, "m.created ASC", -1)
+
+
+def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int) -> list[StoredMatch]:
+    """Matches and all their hands in two queries, however many matches there are.
+
+    `where` and `order` are constant fragments written in this module; every
+    value is a bound parameter.
+    """
+    query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
+    rows = conn.execute(query, params + (limit,)).fetchall()
     by_match: dict[int, list] = {row["id"]: [] for row in rows}
     if by_match:
-        marks = ",".join("?" * len(by_match))
-        for hand in conn.execute(
-            # Only "?" placeholders are formatted in; the ids are bound parameters.
-            f"SELECT * FROM hand WHERE match_id IN ({marks}) ORDER BY match_id, position",  # nosec B608
-            tuple(by_match),
-        ):
-            by_match[hand["match_id"]].append(hand)
+        hands = conn.execute(
+            f"""SELECT h.* FROM hand h WHERE h.match_id IN (SELECT m.id FROM match m
+                JOIN player p1 ON p1.id = m.player1_id JOIN player p2 ON p2.id = m.player2_id
+                WHERE {where}) ORDER BY h.match_id, h.position""",  # nosec B608
+            params,
+        )
+        for hand in hands:
+            if hand["match_id"] in by_match:
+                by_match[hand["match_id"]].append(hand)
     return [stored_match(row, by_match[row["id"]]) for row in rows]
 
 
@@ -238,18 +262,19 @@ def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Ha
     )
 
 
-def create_match(conn: sqlite3.Connection, match: Match) -> int:
+def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = None) -> int:
     """Store a new match (and, for an import, its hands) after the engine accepted it."""
     sheet = score_sheet(match)
     with immediate(conn):
         ids = [player_id(conn, name) for name in match.players]
         match_id = conn.execute(
             """INSERT INTO match (player1_id, player2_id, format, rules, first_dealer,
-                                  created, finished, view_token)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                                  created, finished, view_token, stake, currency)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
              match.players.index(match.dealer), now(), now() if sheet.finished else None,
-             secrets.token_urlsafe(18)),
+             secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
+             stake.currency if stake else None),
         ).lastrowid
         for position, hand in enumerate(match.hands, start=1):
             insert_hand(conn, match_id, position, hand, match.players)
@@ -362,3 +387,74 @@ def save_preset(conn: sqlite3.Connection, name: str, rules: Rules) -> None:
                ON CONFLICT(name) DO UPDATE SET rules = excluded.rules""",
             (name, json.dumps(rules.to_dict()), now()),
         )
+
+
+# ---- players over time ---------------------------------------------------------
+
+class PlayerProblem(ValueError):
+    """A rename, merge or delete that would lose or confuse someone's matches."""
+
+
+def players_summary(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    return conn.execute(
+        """SELECT p.id, p.name, COUNT(m.id) AS matches FROM player p
+           LEFT JOIN match m ON m.player1_id = p.id OR m.player2_id = p.id
+           GROUP BY p.id ORDER BY p.name COLLATE NOCASE"""
+    ).fetchall()
+
+
+def player_named(conn: sqlite3.Connection, name: str) -> sqlite3.Row | None:
+    return conn.execute("SELECT * FROM player WHERE name = ?", (name,)).fetchone()
+
+
+def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:
+    """Hands keep seats, not names, so a rename changes every match at once."""
+    with immediate(conn):
+        if player_named(conn, old) is None:
+            raise NoSuchMatch(old)
+        if player_named(conn, new) is not None:
+            raise PlayerProblem(f"{new} already exists: merge the two instead")
+        conn.execute("UPDATE player SET name = ? WHERE name = ?", (new, old))
+
+
+def merge_players(conn: sqlite3.Connection, keep: str, drop: str) -> int:
+    """Two spellings of one person become one; returns how many matches moved."""
+    with immediate(conn):
+        kept, dropped = player_named(conn, keep), player_named(conn, drop)
+        if kept is None or dropped is None:
+            raise NoSuchMatch(keep if kept is None else drop)
+        if kept["id"] == dropped["id"]:
+            raise PlayerProblem("choose two different players")
+        both = conn.execute(
+            """SELECT COUNT(*) FROM match WHERE (player1_id = ? AND player2_id = ?)
+               OR (player1_id = ? AND player2_id = ?)""",
+            (kept["id"], dropped["id"], dropped["id"], kept["id"])).fetchone()[0]
+        if both:
+            raise PlayerProblem(f"{keep} and {drop} played each other in {both} match(es); "
+                                "they cannot be one person")
+        moved = conn.execute("UPDATE match SET player1_id = ? WHERE player1_id = ?",
+                             (kept["id"], dropped["id"])).rowcount
+        moved += conn.execute("UPDATE match SET player2_id = ? WHERE player2_id = ?",
+                              (kept["id"], dropped["id"])).rowcount
+        conn.execute("DELETE FROM player WHERE id = ?", (dropped["id"],))
+    return moved
+
+
+def delete_player(conn: sqlite3.Connection, name: str) -> None:
+    """Only a player with no matches can go; the foreign keys would refuse anyway."""
+    with immediate(conn):
+        row = player_named(conn, name)
+        if row is None:
+            raise NoSuchMatch(name)
+        count = conn.execute("SELECT COUNT(*) FROM match WHERE player1_id = ? OR player2_id = ?",
+                             (row["id"], row["id"])).fetchone()[0]
+        if count:
+            raise PlayerProblem(f"{name} has {count} match(es); merge or rename instead")
+        conn.execute("DELETE FROM player WHERE id = ?", (row["id"],))
+
+
+def player_by_id(conn: sqlite3.Connection, player_id: int) -> sqlite3.Row:
+    row = conn.execute("SELECT * FROM player WHERE id = ?", (player_id,)).fetchone()
+    if row is None:
+        raise NoSuchMatch(player_id)
+    return row

@@ -15,6 +15,7 @@
   var od = form.querySelector("[name=opponent_deadwood]");
   var pad = form.querySelector("[data-role=pad]");
   var preview = form.querySelector("[data-role=preview]");
+  var countLink = document.querySelector("[data-role=count-link]");
   var players = Array.prototype.map.call(form.querySelectorAll("[name=knocker]"), function (i) { return i.value; });
 
   function checked(name) {
@@ -57,6 +58,15 @@
     if (data.oklahoma && data.spade_double && up && /S$/.test(up.value)) { r.points *= 2; r.word += "Spades double. "; }
     return r;
   }
+  // "Count cards" takes the knocker and the upcard chosen so far to the card grid.
+  function countLinkFor(knocker) {
+    var url = new URL(countLink.href);
+    var up = form.querySelector("[name=upcard]");
+    [["knocker", knocker], ["upcard", up && up.value]].forEach(function (pair) {
+      if (pair[1]) url.searchParams.set(pair[0], pair[1]); else url.searchParams.delete(pair[0]);
+    });
+    countLink.href = url.pathname + url.search;
+  }
   function update() {
     var knocker = checked("knocker");
     if (knocker) {
@@ -65,6 +75,7 @@
     }
     var kdText = checked("knocker_deadwood");
     setText("layoff-note", kdText === "0" ? "(no lay-offs after gin)" : "after lay-offs");
+    if (countLink) countLinkFor(knocker);
     var limit = knockLimit();
     form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) { i.disabled = parseInt(i.value, 10) > limit; });
     if (!preview || !data) return;
@@ -73,6 +84,8 @@
     var kd = parseInt(kdText, 10);
     if (kd > limit) { preview.textContent = "Over the knock limit (" + limit + ")."; return; }
     if (odv > 98) { preview.textContent = "Deadwood is at most 98."; return; }
+    var bigGin = form.querySelector("[name=big_gin]");
+    if (kd !== 0 && bigGin && bigGin.checked) { preview.textContent = "Big gin needs 0 deadwood."; return; }
     var r = outcome(knocker, kd, odv);
     var list = data.games[r.winner];
     var closes = list.filter(function (g) { return data.scores[g][r.winner] + r.points >= data.target; });

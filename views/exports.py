@@ -5,9 +5,12 @@ import csv
 import io
 import json
 import re
+import zipfile
 
 from flask import Blueprint, Response, request
 
+from db import get_db
+from models import storage
 from models.matchfile import export_document
 
 from .common import match_or_404
@@ -69,3 +72,17 @@ def match_csv(match_id: int):
         writer.writerow([cell(value) for value in row])
     response = Response(out.getvalue(), mimetype="text/csv")
     return attachment(response, file_stem(stored.match.players, match_id) + ".csv")
+
+
+@bp.get("/export.zip")
+def everything_zip():
+    """Every match as its own match file: the whole ledger, importable again one by one."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for stored in storage.list_matches(get_db(), finished=False, limit=-1) + \
+                storage.list_matches(get_db(), finished=True, limit=-1):
+            doc = export_document(stored.match, stored.sheet())
+            name = file_stem(stored.match.players, stored.id) + ".json"
+            archive.writestr(name, json.dumps(doc, ensure_ascii=False, indent=2))
+    return Response(buffer.getvalue(), mimetype="application/zip",
+                    headers={"Content-Disposition": 'attachment; filename="gin-ledger-matches.zip"'})

@@ -57,6 +57,8 @@ def add(match_id: int):
 def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
     hand = stored.match.hands[number - 1]
     data = {k: v for k, v in hand.to_dict().items() if k != "cards"}
+    for side, codes in (hand.cards or {}).items():  # kept through an edit, shown on the page
+        data[f"cards_{side}"] = " ".join(codes)
     form = HandForm(formdata=None, data=data)
     return hand_form_for(stored, form)
 

@@ -6,14 +6,17 @@ import random
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from db import get_db
-from forms import HandForm, ImportForm, NewMatchForm, VersionForm
+from forms import UPCARDS, HandForm, ImportForm, NewMatchForm, VersionForm
 from models import storage
 from models.errors import MatchError
 from models.ledger import games_for_win
+from models.race import races
+from models.stakes import payments, read_stake
 from models.match import Match
 from models.matchfile import check_name, load_match
 from models.rules import PRESETS, rules_from
 
+from .charts import plot
 from .common import match_or_404
 from .sheet_view import sheet_rows
 
@@ -70,7 +73,7 @@ def match_from_form(form: NewMatchForm, presets: dict) -> Match:
 
 def attach_error(form, error: MatchError) -> None:
     """Show the engine's refusal next to the field it names."""
-    name = error.field.removeprefix("rules.")
+    name = error.field.removeprefix("rules.").replace(".", "_")  # cards.knocker -> cards_knocker
     field = getattr(form, name, None)
     if field is not None and hasattr(field, "errors"):
         field.errors = list(field.errors) + [error.reason]
@@ -86,13 +89,14 @@ def new_match():
     if form.validate_on_submit():
         try:
             match = match_from_form(form, presets)
+            stake = read_stake(form.stake.data, form.currency.data)
         except MatchError as error:
             attach_error(form, error)
         else:
             if form.save_as.data and form.save_as.data.strip():
                 storage.save_preset(get_db(), form.save_as.data.strip(), match.rules)
                 flash(f"Rules saved as the preset “{form.save_as.data.strip()}”.")
-            match_id = storage.create_match(get_db(), match)
+            match_id = storage.create_match(get_db(), match, stake)
             flash(f"New match: {match.players[0]} vs {match.players[1]}. {match.dealer} deals first.")
             return redirect(url_for("matches.show", match_id=match_id))
     elif request.method == "POST" and not form.errors:
@@ -128,6 +132,10 @@ def preview_data(stored: storage.StoredMatch, sheet) -> dict:
     }
 
 
+def race_plots(sheet) -> list:
+    return [(race, plot(race.series, race.target)) for race in races(sheet)]
+
+
 def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
     sheet = stored.sheet()
     return render_template(
@@ -139,12 +147,46 @@ def render_match(stored: storage.StoredMatch, form: HandForm | None = None, stat
         form=hand_form_for(stored, form),
         version_form=VersionForm(formdata=None, version=stored.version),
         preview=preview_data(stored, sheet),
+        races=race_plots(sheet),
+        payments=payments(sheet, stored.stake) if stored.stake else [],
     ), status
+
+
+PREFILL_KEYS = ("knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard",
+                "cards_knocker", "cards_defender")
+MAX_PREFILL_CARDS = 12  # one more than a hand holds, so saving still names the extra card
+
+
+def prefilled_form(stored: storage.StoredMatch) -> HandForm | None:
+    """The hand form filled from the query (the count page's "Use these counts"); nothing is saved.
+
+    Values that cannot be what they claim are left out; the cards go through
+    as typed, because saving refuses bad ones with the field named.
+    """
+    args = request.args
+    if not any(key in args for key in PREFILL_KEYS):
+        return None
+    data: dict = {}
+    if args.get("knocker") in stored.match.players:
+        data["knocker"] = args["knocker"]
+    for key in ("knocker_deadwood", "opponent_deadwood"):
+        value = args.get(key, "")
+        if value.isascii() and value.isdigit() and len(value) <= 2:
+            data[key] = int(value)
+    if args.get("big_gin"):
+        data["big_gin"] = True
+    if args.get("upcard") in {code for code, _ in UPCARDS}:
+        data["upcard"] = args["upcard"]
+    for key in ("cards_knocker", "cards_defender"):
+        if args.get(key):
+            data[key] = " ".join(args[key].split()[:MAX_PREFILL_CARDS])
+    return HandForm(formdata=None, data=data)
 
 
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int):
-    return render_match(match_or_404(match_id))
+    stored = match_or_404(match_id)
+    return render_match(stored, prefilled_form(stored))
 
 
 @bp.post("/matches/<int:match_id>/rematch")
@@ -156,7 +198,7 @@ def rematch(match_id: int):
         return redirect(url_for("matches.show", match_id=match_id))
     match = Match(players=old.match.players, format=old.match.format,
                   first_dealer=sheet.next_dealer, rules=old.match.rules)
-    new_id = storage.create_match(get_db(), match)
+    new_id = storage.create_match(get_db(), match, old.stake)
     flash(f"Rematch: {match.players[0]} vs {match.players[1]}, same rules. {match.dealer} deals first.")
     return redirect(url_for("matches.show", match_id=new_id))
 

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template
 from db import get_db
 from models import storage
 
+from .matches import race_plots
 from .sheet_view import sheet_rows
 
 bp = Blueprint("readonly", __name__)
@@ -19,4 +20,4 @@ def view(token: str):
         abort(404, description="This read-only link is not known here.")
     sheet = stored.sheet()
     return render_template("readonly.html", stored=stored, match=stored.match, sheet=sheet,
-                           rows=sheet_rows(sheet), readonly=True)
+                           rows=sheet_rows(sheet), readonly=True, races=race_plots(sheet))

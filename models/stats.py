@@ -1,0 +1,95 @@
+"""A player's record over many matches, computed from the same fold as the sheet.
+
+Nothing here is stored: the figures are read off `Sheet`s, so a corrected hand
+corrects every record that counts it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .ledger import Sheet
+
+
+@dataclass
+class Record:
+    """What one player did over a set of matches."""
+
+    name: str
+    matches: int = 0
+    matches_won: int = 0
+    games_won: int = 0
+    hands_won: int = 0
+    points_won: int = 0
+    gins: int = 0
+    big_gins: int = 0
+    undercuts_made: int = 0
+    undercuts_suffered: int = 0
+    knocks: int = 0
+    biggest_hand: int = 0
+    shutouts: int = 0
+    net: int = 0
+    current_streak: int = 0
+    longest_streak: int = 0
+    results: list = field(default_factory=list)  # True/False per finished match, oldest first
+
+    @property
+    def average_win(self) -> float:
+        """Average points per winning hand (0 before the first win)."""
+        return self.points_won / self.hands_won if self.hands_won else 0.0
+
+
+def count_hands(record: Record, sheet: Sheet) -> None:
+    name = record.name
+    for line in sheet.lines:
+        entry, outcome = line.entry, line.outcome
+        if entry.kind == "knock" and entry.knocker == name:
+            record.knocks += 1
+        if outcome.result == "undercut" and entry.knocker == name:
+            record.undercuts_suffered += 1
+        if outcome.winner != name:
+            continue
+        record.hands_won += 1
+        record.points_won += outcome.points
+        record.biggest_hand = max(record.biggest_hand, outcome.points)
+        record.gins += outcome.result == "gin"
+        record.big_gins += outcome.result == "big_gin"
+        record.undercuts_made += outcome.result == "undercut"
+
+
+def count_games(record: Record, sheet: Sheet) -> None:
+    for game in sheet.games:
+        if game.winner == record.name:
+            record.games_won += 1
+            record.shutouts += game.settlement.shutout
+    record.net += sheet.net[record.name]
+
+
+def count_streak(record: Record, won: bool) -> None:
+    record.results.append(won)
+    record.current_streak = record.current_streak + 1 if won else 0
+    record.longest_streak = max(record.longest_streak, record.current_streak)
+
+
+def player_record(name: str, sheets: list[Sheet]) -> Record:
+    """`sheets` oldest first; only the player's own matches count."""
+    record = Record(name)
+    for sheet in sheets:
+        if name not in sheet.players:
+            continue
+        record.matches += 1
+        count_hands(record, sheet)
+        count_games(record, sheet)
+        if sheet.finished:
+            won = sheet.winner == name
+            record.matches_won += won
+            count_streak(record, won)
+    return record
+
+
+def running_net(name: str, sheets: list[Sheet]) -> list[int]:
+    """The player's net after each match, oldest first: the head-to-head picture."""
+    total, points = 0, []
+    for sheet in sheets:
+        total += sheet.net.get(name, 0)
+        points.append(total)
+    return points

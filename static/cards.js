@@ -1,0 +1,124 @@
+// Gin Ledger: the card grid counts on each tap by asking /api/arrange (the counting is the server's).
+// Without this script the grid is a plain form and the "Count" buttons ask the server instead.
+"use strict";
+(function () {
+  var form = document.getElementById("count-form");
+  if (!form || !window.fetch || !window.URLSearchParams) return;
+  var use = document.querySelector("[data-role=use]");
+  var asked = 0;
+
+  form.querySelectorAll("[data-role=count-submit]").forEach(function (b) { b.hidden = true; });
+
+  function codes(side) {
+    return Array.prototype.map.call(form.querySelectorAll("input[name=" + side + "]:checked"), function (i) { return i.value; });
+  }
+  function value(selector) {
+    var input = form.querySelector(selector);
+    return input ? input.value : "";
+  }
+  // A card as the grid draws it: the label's symbol and spoken name, in a chip of the suit's colour.
+  function chip(side, code) {
+    var label = form.querySelector("label[for='" + side + "-" + code + "']");
+    var span = document.createElement("span");
+    span.className = "chip " + label.className.replace("card", "").trim();
+    Array.prototype.forEach.call(label.childNodes, function (n) { span.appendChild(n.cloneNode(true)); });
+    return span;
+  }
+  function none() {
+    var span = document.createElement("span");
+    span.className = "none";
+    span.textContent = "none";
+    return span;
+  }
+  function fill(el, side, list, className) {
+    if (!el) return;
+    el.textContent = "";
+    if (!list.length) { el.appendChild(none()); return; }
+    list.forEach(function (item, i) {
+      if (i) el.appendChild(document.createTextNode(" "));
+      if (!className) { el.appendChild(chip(side, item)); return; }
+      var group = document.createElement("span");
+      group.className = className;
+      fill(group, side, item);
+      el.appendChild(group);
+    });
+  }
+  function show(side, r) {
+    var box = form.querySelector(".count-result[data-side=" + side + "]");
+    box.querySelector("[data-role=status]").textContent = r.text;
+    fill(box.querySelector("[data-role=melds]"), side, r.melds, "meld");
+    fill(box.querySelector("[data-role=laid_off]"), side, r.laid_off);
+    fill(box.querySelector("[data-role=deadwood]"), side, r.deadwood);
+    box.querySelector("[data-role=points]").textContent = r.points;
+    var discard = box.querySelector("[data-role=discard-row]");
+    if (discard) {
+      discard.hidden = !r.discard;
+      fill(box.querySelector("[data-role=discard]"), side, r.discard ? [r.discard] : []);
+    }
+  }
+  function ask(params) {
+    return fetch(form.dataset.api + "?" + params.toString(), { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) throw new Error(body.error || "the count failed");
+          return body;
+        });
+      });
+  }
+  // A card in one hand cannot be tapped in the other.
+  function exclude() {
+    form.querySelectorAll("input[name=k], input[name=d]").forEach(function (input) {
+      var other = form.querySelector("#" + (input.name === "k" ? "d-" : "k-") + input.value);
+      input.disabled = other.checked;
+    });
+  }
+  function names() {
+    var chosen = form.querySelector("input[name=knocker]:checked");
+    if (!chosen) return;
+    var players = Array.prototype.map.call(form.querySelectorAll("input[name=knocker]"), function (i) { return i.value; });
+    var defender = players[0] === chosen.value ? players[1] : players[0];
+    form.querySelectorAll("[data-role=knocker-name]").forEach(function (el) { el.textContent = chosen.value; });
+    form.querySelectorAll("[data-role=defender-name]").forEach(function (el) { el.textContent = defender; });
+  }
+  function useCounts(k, d, kr, dr) {
+    if (!use) return;
+    var p = new URLSearchParams();
+    var knocker = form.querySelector("input[name=knocker]:checked");
+    if (knocker) p.set("knocker", knocker.value);
+    if (kr.count !== null) p.set("knocker_deadwood", kr.count);
+    if (kr.status === "big_gin") p.set("big_gin", "y");
+    if (dr.count !== null) p.set("opponent_deadwood", dr.count);
+    if (value("[name=upcard]")) p.set("upcard", value("[name=upcard]"));
+    if (k.length) p.set("cards_knocker", k.join(" "));
+    if (d.length) p.set("cards_defender", d.join(" "));
+    use.href = use.dataset.match + "?" + p.toString() + "#hand-form";
+  }
+  function update() {
+    var mine = ++asked;
+    exclude();
+    names();
+    var k = codes("k"), d = codes("d");
+    var kp = new URLSearchParams();
+    k.forEach(function (c) { kp.append("cards", c); });
+    if (form.dataset.oklahoma === "true" && value("[name=upcard]")) kp.set("upcard", value("[name=upcard]"));
+    else kp.set("limit", form.dataset.limit);
+    ask(kp).then(function (kr) {
+      var dp = new URLSearchParams();
+      d.forEach(function (c) { dp.append("cards", c); });
+      // After a knock (not gin) the defender lays off onto the knocker's melds.
+      if (kr.status === "knock" || kr.status === "over") kr.melds.forEach(function (m) { dp.append("onto", m.join(" ")); });
+      return ask(dp).then(function (dr) {
+        if (mine !== asked) return;  // a later tap has been asked already
+        show("k", kr);
+        show("d", dr);
+        useCounts(k, d, kr, dr);
+      });
+    }).catch(function (error) {
+      if (mine !== asked) return;
+      form.querySelector(".count-result[data-side=k] [data-role=status]").textContent = "Not counted: " + error.message;
+    });
+  }
+  form.addEventListener("change", update);
+  // The checkboxes are the form's; submitting it (Enter) still works, but the count is already here.
+  form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
+})();

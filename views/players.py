@@ -1,0 +1,127 @@
+"""Players kept across matches: records, head-to-head, rename, merge, and their CSV."""
+from __future__ import annotations
+
+import csv
+import io
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+
+from db import get_db
+from forms import MergeForm, RenameForm, VersionForm
+from models import storage
+from models.errors import MatchError
+from models.matchfile import check_name
+from models.stats import player_record, running_net
+
+from .charts import plot
+from .exports import cell, csv_rows
+
+bp = Blueprint("players", __name__)
+
+
+def player_or_404(player_id: int):
+    try:
+        return storage.player_by_id(get_db(), player_id)
+    except storage.NoSuchMatch:
+        abort(404, description="There is no such player.")
+
+
+@bp.get("/players")
+def index():
+    return render_template("players.html", players=storage.players_summary(get_db()),
+                           rename_form=RenameForm(formdata=None), merge_form=MergeForm(formdata=None),
+                           delete_form=VersionForm(formdata=None))
+
+
+@bp.get("/players/<int:player_id>")
+def show(player_id: int):
+    player = player_or_404(player_id)
+    matches = storage.matches_of(get_db(), player["name"])
+    sheets = [m.sheet() for m in matches]
+    opponents = sorted({name for s in sheets for name in s.players if name != player["name"]})
+    return render_template("player.html", player=player, record=player_record(player["name"], sheets),
+                           matches=list(zip(matches, sheets))[::-1], opponents=opponents,
+                           ids={row["name"]: row["id"] for row in storage.players_summary(get_db())})
+
+
+@bp.get("/players/<int:player_id>/vs/<int:other_id>")
+def head_to_head(player_id: int, other_id: int):
+    one, two = player_or_404(player_id), player_or_404(other_id)
+    matches = storage.matches_of(get_db(), one["name"], two["name"])
+    sheets = [m.sheet() for m in matches]
+    names = (one["name"], two["name"])
+    records = [player_record(name, sheets) for name in names]
+    nets = {name: [0] + running_net(name, sheets) for name in names}
+    return render_template("head_to_head.html", one=one, two=two, records=records,
+                           matches=list(zip(matches, sheets))[::-1], net_plot=plot(nets) if sheets else None,
+                           names=names)
+
+
+def names_csv(matches) -> Response:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for index, stored in enumerate(matches):
+        rows = csv_rows(stored)
+        header = next(rows)
+        if index == 0:
+            writer.writerow(["match", "date", "player 1", "player 2", *header[:10]])
+        for row in rows:
+            writer.writerow([cell(v) for v in [stored.id, stored.created[:10], *stored.match.players, *row[:10]]])
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="gin-ledger-hands.csv"'})
+
+
+@bp.get("/players/<int:player_id>.csv")
+def player_csv(player_id: int):
+    return names_csv(storage.matches_of(get_db(), player_or_404(player_id)["name"]))
+
+
+@bp.get("/players/<int:player_id>/vs/<int:other_id>.csv")
+def pair_csv(player_id: int, other_id: int):
+    one, two = player_or_404(player_id), player_or_404(other_id)
+    return names_csv(storage.matches_of(get_db(), one["name"], two["name"]))
+
+
+def back_to_players(message: str, category: str = "message"):
+    flash(message, category)
+    return redirect(url_for("players.index"))
+
+
+@bp.post("/players/<int:player_id>/rename")
+def rename(player_id: int):
+    player = player_or_404(player_id)
+    form = RenameForm()
+    if not form.validate_on_submit():
+        return back_to_players("New name: " + " ".join(form.errors.get("new_name", ["is required"])), "error")
+    try:
+        new = check_name(form.new_name.data.strip(), "new_name")
+        storage.rename_player(get_db(), player["name"], new)
+    except (MatchError, storage.PlayerProblem) as error:
+        return back_to_players(f"Not renamed: {error}", "error")
+    return back_to_players(f"{player['name']} is now {new}, in every match.")
+
+
+@bp.post("/players/merge")
+def merge():
+    form = MergeForm()
+    if not form.validate_on_submit():
+        return back_to_players("Merge: both names are required.", "error")
+    try:
+        moved = storage.merge_players(get_db(), form.keep.data.strip(), form.drop.data.strip())
+    except storage.NoSuchMatch as error:
+        return back_to_players(f"Not merged: there is no player {error.args[0]}.", "error")
+    except storage.PlayerProblem as error:
+        return back_to_players(f"Not merged: {error}", "error")
+    return back_to_players(f"{form.drop.data.strip()} merged into {form.keep.data.strip()}: {moved} match(es) moved.")
+
+
+@bp.post("/players/<int:player_id>/delete")
+def delete(player_id: int):
+    player = player_or_404(player_id)
+    if not VersionForm().validate_on_submit():
+        return back_to_players("The form had expired; nothing was changed.", "error")
+    try:
+        storage.delete_player(get_db(), player["name"])
+    except storage.PlayerProblem as error:
+        return back_to_players(f"Not deleted: {error}", "error")
+    return back_to_players(f"{player['name']} deleted.")
