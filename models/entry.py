@@ -69,7 +69,7 @@ def read_knock(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
     if big_gin is not None and not isinstance(big_gin, bool):
         raise MatchError("big_gin", "must be true or false")
     if big_gin and kd != 0:
-        raise MatchError("big_gin", f"big gin needs knocker_deadwood 0, not {kd}")
+        raise MatchError("big_gin", f"big gin means all 11 cards melded: the knocker's deadwood must be 0, not {kd}")
     return Hand(KNOCK, knocker=knocker, knocker_deadwood=kd, opponent_deadwood=od,
                 big_gin=big_gin, upcard=upcard, cards=read_cards(raw.get("cards")))
 

@@ -11,7 +11,7 @@ from models.errors import MatchError
 from models.ledger import score_sheet
 
 from .common import closing_changes, line_summary, match_or_404
-from .matches import attach_error, hand_form_for, render_match
+from .matches import attach_error, hand_form_for, preview_data, render_match
 
 bp = Blueprint("hands", __name__)
 
@@ -66,7 +66,7 @@ def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
 def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status: int = 200):
     sheet = stored.sheet()
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
-                           line=sheet.lines[number - 1], form=form,
+                           line=sheet.lines[number - 1], form=form, preview=preview_data(stored, sheet),
                            delete_form=VersionForm(formdata=None, version=stored.version)), status
 
 
