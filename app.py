@@ -4,12 +4,14 @@ from __future__ import annotations
 import os
 import secrets
 
+import click
 from flask import Flask, flash, redirect, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import InternalServerError
 
 import cli
 import db
+import netinfo
 
 csrf = CSRFProtect()
 
@@ -49,11 +51,25 @@ def create_app(test_config: dict | None = None) -> Flask:
     cli.register(app)
     register_views(app)
     register_errors(app)
+    announce_addresses()
     return app
 
 
+def announce_addresses() -> None:
+    """Under `flask run`, say which addresses a phone on the same Wi-Fi can open."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or ctx.info_name != "run" or os.environ.get("WERKZEUG_RUN_MAIN") == "true":
+        return
+    host, port = ctx.params.get("host"), ctx.params.get("port") or 5000
+    if host in ("127.0.0.1", "localhost"):
+        click.echo(" * Only this machine can open it; add --host 0.0.0.0 so phones can join.")
+        return
+    for url in netinfo.urls(port):
+        click.echo(f" * Open on a phone on the same Wi-Fi: {url}")
+
+
 def register_views(app: Flask) -> None:
-    from views import access, cards, exports, hands, matches, players, readonly
+    from views import access, cards, exports, hands, live, matches, players, pwa, readonly
 
     app.before_request(access.require_passphrase)
     app.register_blueprint(access.bp)
@@ -62,12 +78,19 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(exports.bp)
     app.register_blueprint(readonly.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(live.bp)
+    app.register_blueprint(pwa.bp)
     app.register_blueprint(cards.bp)
     app.after_request(security_headers)
+    from views.qr import qr_svg, table_base_url, table_url
+
+    app.jinja_env.globals.update(qr=qr_svg, table_url=table_url, table_base_url=table_base_url,
+                                 icon_data_uri=pwa.icon_data_uri(app.static_folder))
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'")
+       "connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; "
+       "object-src 'none'; frame-ancestors 'none'")
 
 
 def security_headers(response):

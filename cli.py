@@ -66,7 +66,25 @@ def deadwood_command(cards: tuple[str, ...], onto: tuple[str, ...]) -> None:
     click.echo(json.dumps(arrangement.to_dict()))
 
 
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int)
+@with_appcontext
+def serve_command(host: str, port: int, threads: int) -> None:
+    """Serve with waitress (for a club server), after printing where phones can open it."""
+    import waitress
+    from flask import current_app
+
+    import netinfo
+
+    for url in netinfo.urls(port) if host in ("0.0.0.0", "") else [f"http://{host}:{port}/"]:
+        click.echo(f"Open on a phone on the same Wi-Fi: {url}")
+    waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads)
+
+
 def register(app) -> None:
     app.cli.add_command(replay_command)
     app.cli.add_command(deadwood_command)
     app.cli.add_command(backup_command)
+    app.cli.add_command(serve_command)

@@ -458,3 +458,14 @@ def player_by_id(conn: sqlite3.Connection, player_id: int) -> sqlite3.Row:
     if row is None:
         raise NoSuchMatch(player_id)
     return row
+
+
+def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: str | None = None) -> tuple[int, int]:
+    """(id, version) without loading hands: what a following phone asks every second or two."""
+    if token is not None:
+        row = conn.execute("SELECT id, version FROM match WHERE view_token = ?", (token,)).fetchone()
+    else:
+        row = conn.execute("SELECT id, version FROM match WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise NoSuchMatch(match_id or token)
+    return row["id"], row["version"]

@@ -105,7 +105,102 @@
       update();
     });
   }
+  form.addEventListener("preview-changed", function () {
+    data = JSON.parse(form.dataset.preview);  // another phone saved a hand: new games, new scores
+    update();
+  });
   form.addEventListener("input", update);
   form.addEventListener("change", update);
   update();
+})();
+
+// Follow a match saved on another phone: ask for a fragment every 1.5 s with
+// If-None-Match; a 304 costs almost nothing. Without this script the page has
+// a Refresh link instead.
+(function () {
+  var live = document.getElementById("live");
+  if (!live || !window.fetch) return;
+  var url = live.dataset.liveUrl;
+  var etag = live.dataset.etag;  // the version this page was drawn at
+  var delay = 1500;
+  var timer = null;
+
+  function formStarted() {
+    var form = document.getElementById("hand-form");
+    if (!form) return false;
+    return !!form.querySelector("input[type=radio]:checked") || (form.querySelector("[name=opponent_deadwood]") || {}).value;
+  }
+  function swap(html) {
+    var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
+    var state = doc.querySelector("[data-region=state]");
+    if (state && state.dataset.finished !== live.dataset.finished && !formStarted()) {
+      location.reload();  // the hand form appears or goes: simplest to draw the page anew
+      return;
+    }
+    doc.querySelectorAll("[data-region]").forEach(function (fresh) {
+      var old = live.querySelector("[data-region=" + fresh.dataset.region + "]");
+      if (old) old.replaceWith(fresh);
+    });
+    if (state) {
+      var form = document.getElementById("hand-form");
+      if (form && state.dataset.preview) {
+        form.dataset.preview = state.dataset.preview;
+        form.dispatchEvent(new Event("preview-changed"));
+      }
+    }
+    var rows = live.querySelectorAll(".sheet tbody tr[id^=hand-]");
+    if (rows.length) rows[rows.length - 1].classList.add("fresh");
+  }
+  function poll() {
+    if (document.hidden) return;  // a phone in a pocket asks nothing
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) {
+        if (r.status === 304) return null;
+        if (!r.ok) throw new Error(r.status);
+        etag = r.headers.get("ETag");
+        return r.text().then(swap);
+      })
+      .then(function () { delay = 1500; }, function () { delay = Math.min(delay * 2, 15000); })
+      .then(schedule);
+  }
+  function schedule() { clearTimeout(timer); timer = setTimeout(poll, delay); }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { clearTimeout(timer); poll(); } });
+  var refresh = document.querySelector("[data-role=refresh]");
+  if (refresh) refresh.hidden = true;
+  poll();
+})();
+
+// Installable, and kind to a flaky Wi-Fi: the service worker keeps the static
+// files and the last pages seen. Keep the screen on while a match is open.
+(function () {
+  if ("serviceWorker" in navigator && document.documentElement.dataset.sw) {
+    navigator.serviceWorker.register(document.documentElement.dataset.sw, { scope: "/" }).catch(function () {});
+  }
+  var toggle = document.querySelector("[data-role=wake]");
+  if (!toggle || !("wakeLock" in navigator)) return;
+  var lock = null;
+  var wanted = localStorage.getItem("gin-ledger-wake") !== "off";
+  function show() {
+    toggle.setAttribute("aria-pressed", wanted ? "true" : "false");
+    toggle.textContent = wanted ? "Screen stays on" : "Screen may sleep";
+  }
+  function acquire() {
+    if (!wanted || lock || document.hidden) return;
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      lock.addEventListener("release", function () { lock = null; });
+    }).catch(function () {});
+  }
+  toggle.hidden = false;
+  toggle.addEventListener("click", function () {
+    wanted = !wanted;
+    localStorage.setItem("gin-ledger-wake", wanted ? "on" : "off");
+    if (!wanted && lock) lock.release();
+    show();
+    acquire();
+  });
+  document.addEventListener("visibilitychange", acquire);
+  show();
+  acquire();
 })();

@@ -11,7 +11,8 @@ from models.errors import MatchError
 from models.ledger import score_sheet
 
 from .common import closing_changes, line_summary, match_or_404
-from .matches import attach_error, hand_form_for, preview_data, render_match
+from .matches import attach_error, hand_form_for, render_match
+from .sheet_view import preview_data
 
 bp = Blueprint("hands", __name__)
 

@@ -9,16 +9,13 @@ from db import get_db
 from forms import UPCARDS, HandForm, ImportForm, NewMatchForm, VersionForm
 from models import storage
 from models.errors import MatchError
-from models.ledger import games_for_win
-from models.race import races
-from models.stakes import payments, read_stake
+from models.stakes import read_stake
 from models.match import Match
 from models.matchfile import check_name, load_match
 from models.rules import PRESETS, rules_from
 
-from .charts import plot
 from .common import match_or_404
-from .sheet_view import sheet_rows
+from .sheet_view import sheet_context
 
 bp = Blueprint("matches", __name__)
 
@@ -115,41 +112,8 @@ def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> 
     return form
 
 
-def preview_data(stored: storage.StoredMatch, sheet) -> dict:
-    """What the page script needs to say 'Ana scores 18 → games 1 and 2' before saving."""
-    rules = stored.match.rules
-    return {
-        "players": list(stored.match.players),
-        "games": {name: games_for_win(sheet, name) for name in stored.match.players},
-        "scores": {str(g.number): g.scores for g in sheet.games},
-        "target": rules.target,
-        "gin": rules.gin_bonus,
-        "big_gin": rules.big_gin_bonus,
-        "undercut": rules.undercut_bonus,
-        "knock_limit": rules.knock_limit,
-        "oklahoma": rules.oklahoma,
-        "spade_double": rules.spade_double,
-    }
-
-
-def race_plots(sheet) -> list:
-    return [(race, plot(race.series, race.target)) for race in races(sheet)]
-
-
 def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
-    sheet = stored.sheet()
-    return render_template(
-        "match.html",
-        stored=stored,
-        match=stored.match,
-        sheet=sheet,
-        rows=sheet_rows(sheet),
-        form=hand_form_for(stored, form),
-        version_form=VersionForm(formdata=None, version=stored.version),
-        preview=preview_data(stored, sheet),
-        races=race_plots(sheet),
-        payments=payments(sheet, stored.stake) if stored.stake else [],
-    ), status
+    return render_template("match.html", form=hand_form_for(stored, form), **sheet_context(stored)), status
 
 
 PREFILL_KEYS = ("knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard",

@@ -6,8 +6,7 @@ from flask import Blueprint, abort, render_template
 from db import get_db
 from models import storage
 
-from .matches import race_plots
-from .sheet_view import sheet_rows
+from .sheet_view import sheet_context
 
 bp = Blueprint("readonly", __name__)
 
@@ -18,6 +17,4 @@ def view(token: str):
         stored = storage.get_match_by_token(get_db(), token)
     except storage.NoSuchMatch:
         abort(404, description="This read-only link is not known here.")
-    sheet = stored.sheet()
-    return render_template("readonly.html", stored=stored, match=stored.match, sheet=sheet,
-                           rows=sheet_rows(sheet), readonly=True, races=race_plots(sheet))
+    return render_template("readonly.html", **sheet_context(stored, readonly=True))

@@ -3,7 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.ledger import Game, Line, Sheet
+from forms import VersionForm
+from models.ledger import Game, Line, Sheet, games_for_win
+from models.race import races
+from models.stakes import payments
+
+from .charts import plot
 
 RESULT_NAMES = {
     "knock": "knock",
@@ -47,3 +52,37 @@ def game_status(game: Game) -> str:
     if game.open:
         return "open"
     return f"{game.winner} wins"
+
+
+def preview_data(stored, sheet) -> dict:
+    """What the page script needs to say 'Ana scores 18 → games 1 and 2' before saving."""
+    rules = stored.match.rules
+    return {
+        "players": list(stored.match.players),
+        "games": {name: games_for_win(sheet, name) for name in stored.match.players},
+        "scores": {str(g.number): g.scores for g in sheet.games},
+        "target": rules.target,
+        "gin": rules.gin_bonus,
+        "big_gin": rules.big_gin_bonus,
+        "undercut": rules.undercut_bonus,
+        "knock_limit": rules.knock_limit,
+        "oklahoma": rules.oklahoma,
+        "spade_double": rules.spade_double,
+    }
+
+
+
+def race_plots(sheet: Sheet) -> list:
+    return [(race, plot(race.series, race.target)) for race in races(sheet)]
+
+
+def sheet_context(stored, readonly: bool = False) -> dict:
+    """Everything the sheet, the scoreboard and the live fragment draw from one fold."""
+    sheet = stored.sheet()
+    context = dict(stored=stored, match=stored.match, sheet=sheet, rows=sheet_rows(sheet),
+                   races=race_plots(sheet), readonly=readonly,
+                   payments=payments(sheet, stored.stake) if stored.stake else [])
+    if not readonly:
+        context.update(version_form=VersionForm(formdata=None, version=stored.version),
+                       preview=preview_data(stored, sheet))
+    return context

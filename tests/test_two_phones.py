@@ -1,0 +1,95 @@
+"""Two phones at one table: addresses, QR codes, live fragments, installability."""
+import json
+import re
+
+import segno
+
+import netinfo
+from webutil import case, hidden, import_match, post_hand
+
+FIB = """Main:
+  +-- 0.0.0.0/0 3 0 5
+     |-- 0.0.0.0
+        /0 universe UNICAST
+     +-- 127.0.0.0/8 2 0 2
+        |-- 127.0.0.1
+           /32 host LOCAL
+     |-- 192.168.1.0
+        /24 link UNICAST
+     |-- 192.168.1.23
+        /32 host LOCAL
+     |-- 10.8.0.4
+        /32 host LOCAL
+"""
+
+
+def test_addresses_leave_out_loopback_and_put_private_first():
+    assert netinfo.local_addresses(FIB, resolved=["127.0.1.1", "169.254.3.3", "203.0.113.9"]) == [
+        "10.8.0.4", "192.168.1.23", "203.0.113.9"]
+    assert netinfo.urls(5000, ["192.168.1.23"]) == ["http://192.168.1.23:5000/"]
+
+
+def test_home_qr_encodes_a_phone_reachable_address(client, monkeypatch):
+    monkeypatch.setattr(netinfo, "local_addresses", lambda *a, **k: ["192.168.1.23"])
+    page = client.get("/", base_url="http://localhost:5000").get_data(as_text=True)
+    assert "http://192.168.1.23:5000/" in page
+    assert qr_path(page) == segno_path("http://192.168.1.23:5000/")
+    served = client.get("/", base_url="http://192.168.1.50:8080").get_data(as_text=True)
+    assert qr_path(served) == segno_path("http://192.168.1.50:8080/")
+
+
+def qr_path(page: str, index: int = 0) -> str:
+    return re.findall(r'<path class="qrline" stroke="#000" d="([^"]+)"', page)[index]
+
+
+def segno_path(text: str) -> str:
+    svg = segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+    return re.search(r'class="qrline" stroke="#000" d="([^"]+)"', svg).group(1)
+
+
+def test_match_page_offers_player_and_spectator_qr_codes(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = client.get(f"/matches/{match_id}", base_url="http://192.168.1.50:5000").get_data(as_text=True)
+    token = re.search(r"/view/([A-Za-z0-9_-]+)", page).group(1)
+    assert qr_path(page, 0) == segno_path(f"http://192.168.1.50:5000/matches/{match_id}")
+    assert qr_path(page, 1) == segno_path(f"http://192.168.1.50:5000/view/{token}")
+
+
+def test_live_fragment_is_304_until_a_hand_is_saved(client):
+    match_id = import_match(client, case("seed000-bob-alexandra"))
+    first = client.get(f"/matches/{match_id}/live")
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and 'data-region="sheet"' in first.get_data(as_text=True)
+    again = client.get(f"/matches/{match_id}/live", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b""
+    post_hand(client, match_id, winner="Alexandra", points="7")
+    changed = client.get(f"/matches/{match_id}/live", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert ">25<" in changed.get_data(as_text=True)  # Alexandra 18 + 7 in game 1
+
+
+def test_read_only_live_fragment_has_no_forms(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{match_id}").get_data(as_text=True)).group(1)
+    fragment = client.get(f"/view/{token}/live").get_data(as_text=True)
+    assert "<form" not in fragment and "108" in fragment
+    big = client.get(f"/view/{token}/big").get_data(as_text=True)
+    assert "<form" not in big and 'data-live-url="/view/' in big
+
+
+def test_manifest_and_service_worker_are_served_with_their_types(client):
+    manifest = client.get("/static/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    doc = json.loads(manifest.data)
+    assert doc["theme_color"] and doc["start_url"] == "/"
+    for icon in doc["icons"]:
+        served = client.get(icon["src"])
+        assert served.status_code == 200 and served.mimetype == icon["type"], icon
+    worker = client.get("/sw.js")
+    assert worker.mimetype == "text/javascript" and worker.headers["Service-Worker-Allowed"] == "/"
+    assert 'rel="manifest"' in client.get("/").get_data(as_text=True)
+
+
+def test_wake_lock_toggle_is_on_match_pages(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    assert 'data-role="wake"' in client.get(f"/matches/{match_id}").get_data(as_text=True)

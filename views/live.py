@@ -1,0 +1,67 @@
+"""Following a match from another phone: small fragments answered with ETag and 304.
+
+A follower asks every 1.5 s; while nothing changed the answer is a 304 that
+costs one indexed SELECT and no fold. Polling suits waitress (a fixed pool of
+threads) better than server-sent events, which would hold a thread per follower.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, make_response, render_template, request, url_for
+
+from db import get_db
+from models import storage
+
+from .common import match_or_404
+from .sheet_view import sheet_context
+
+bp = Blueprint("live", __name__)
+
+
+def etag_for(match_id: int, version: int) -> str:
+    """ETags are per URL, so the match and its version are enough."""
+    return f'"{match_id}-{version}"'
+
+
+def fragment(match_id: int | None = None, token: str | None = None):
+    readonly = token is not None
+    try:
+        found_id, version = storage.match_version(get_db(), match_id, token)
+    except storage.NoSuchMatch:
+        abort(404, description="There is no such match.")
+    tag = etag_for(found_id, version)
+    if tag in request.headers.get("If-None-Match", ""):
+        response = make_response("", 304)
+    else:
+        stored = storage.get_match(get_db(), found_id)
+        response = make_response(render_template("_live.html", **sheet_context(stored, readonly)))
+    response.headers["ETag"] = tag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/matches/<int:match_id>/live")
+def match_live(match_id: int):
+    return fragment(match_id=match_id)
+
+
+@bp.get("/view/<token>/live")
+def view_live(token: str):
+    return fragment(token=token)
+
+
+def big_page(stored, readonly: bool, live_url: str):
+    return render_template("big.html", live_url=live_url, **sheet_context(stored, readonly))
+
+
+@bp.get("/view/<token>/big")
+def big_view(token: str):
+    try:
+        stored = storage.get_match_by_token(get_db(), token)
+    except storage.NoSuchMatch:
+        abort(404, description="This read-only link is not known here.")
+    return big_page(stored, True, url_for("live.view_live", token=token))
+
+
+@bp.get("/matches/<int:match_id>/big")
+def big_match(match_id: int):
+    return big_page(match_or_404(match_id), True, url_for("live.match_live", match_id=match_id))

@@ -1,0 +1,41 @@
+"""QR codes drawn by the server as inline SVG (segno), so a phone joins by its camera."""
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
+
+import segno
+from flask import request
+from markupsafe import Markup
+
+import netinfo
+
+
+def qr_svg(text: str, label: str) -> Markup:
+    """Dark on a white quiet zone in either colour scheme; `label` is what a screen reader hears."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=4, dark="#000", light="#fff", title=label)
+    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="{}" '.format(Markup.escape(label)), 1))
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def table_base_url(addresses: list[str] | None = None) -> str:
+    """The address a phone can open: the one in use, unless that is this machine's loopback."""
+    parts = urlsplit(request.host_url)
+    if not is_loopback(parts.hostname or ""):
+        return request.host_url
+    found = netinfo.local_addresses() if addresses is None else addresses
+    if not found:
+        return request.host_url
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{found[0]}{port}/"
+
+
+def table_url(path: str) -> str:
+    return table_base_url().rstrip("/") + path
