@@ -15,6 +15,13 @@ def match_or_404(match_id: int) -> storage.StoredMatch:
         abort(404, description="There is no such match.")
 
 
+def match_by_token_or_404(token: str) -> storage.StoredMatch:
+    try:
+        return storage.get_match_by_token(get_db(), token)
+    except storage.NoSuchMatch:
+        abort(404, description="This read-only link is not known here.")
+
+
 def games_phrase(games: tuple[int, ...] | list[int]) -> str:
     if not games:
         return "no game"

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, make_response, render_template, request, url
 from db import get_db
 from models import storage
 
-from .common import match_or_404
+from .common import match_by_token_or_404, match_or_404
 from .sheet_view import sheet_context
 
 bp = Blueprint("live", __name__)
@@ -55,11 +55,7 @@ def big_page(stored, readonly: bool, live_url: str):
 
 @bp.get("/view/<token>/big")
 def big_view(token: str):
-    try:
-        stored = storage.get_match_by_token(get_db(), token)
-    except storage.NoSuchMatch:
-        abort(404, description="This read-only link is not known here.")
-    return big_page(stored, True, url_for("live.view_live", token=token))
+    return big_page(match_by_token_or_404(token), True, url_for("live.view_live", token=token))
 
 
 @bp.get("/matches/<int:match_id>/big")
