@@ -10,7 +10,7 @@ import secrets
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import TextInput
 
 from models.cards import RANKS, SUITS, SUIT_SYMBOLS
@@ -20,11 +20,23 @@ from models.rules import BOOL_SETTINGS, DEALER_RULES, INT_RANGES
 UPCARDS = [(rank + suit, rank + SUIT_SYMBOLS[suit]) for suit in SUITS for rank in RANKS]
 
 
+class Between:
+    """Like NumberRange, but compares whole numbers only: NumberRange calls math.isnan,
+    which overflows on a 309-digit integer and would turn a typo into a 500."""
+
+    def __init__(self, low: int, high: int):
+        self.low, self.high = low, high
+
+    def __call__(self, form, field) -> None:
+        if field.data is not None and not self.low <= field.data <= self.high:
+            raise ValidationError(f"must be between {self.low} and {self.high}")
+
+
 def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
     """A whole-number field that opens the phone's number keyboard."""
     return IntegerField(
         label,
-        validators=[Optional(), NumberRange(low, high, message=f"must be between {low} and {high}")],
+        validators=[Optional(), Between(low, high)],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
 

@@ -26,11 +26,25 @@ def parse_json(text: str | bytes) -> object:
         except UnicodeDecodeError as error:
             raise MatchError("file", f"is not UTF-8 text (byte {error.start})") from None
     try:
-        return json.loads(text, parse_constant=reject_constant)
+        doc = json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as error:
         raise MatchError("file", f"is not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except RecursionError:
         raise MatchError("file", "is nested too deeply") from None
+    except MatchError:
+        raise
+    except ValueError:  # Python refuses integers of more than 4300 digits
+        raise MatchError("file", "holds a number too long to be a score") from None
+    refuse_surrogates(doc)
+    return doc
+
+
+def refuse_surrogates(doc: object) -> None:
+    """A lone surrogate (JSON's \\ud800) is not text: no page or file could show it."""
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MatchError("file", "holds a lone surrogate escape, which is not valid Unicode text") from None
 
 
 def reject_constant(name: str) -> None:
@@ -62,20 +76,27 @@ def check_name(name: object, field: str) -> str:
 
 def read_format(doc: dict) -> str:
     form = doc.get("format", "hollywood")
-    if form not in FORMATS:
+    if not isinstance(form, str) or form not in FORMATS:
         raise MatchError("format", f"must be hollywood or single, not {form!r}")
     return form
 
 
 def read_first_dealer(doc: dict, players: tuple[str, str]) -> str:
     dealer = doc.get("first_dealer", players[0])
-    if dealer not in players:
+    if not isinstance(dealer, str) or dealer not in players:
         raise MatchError("first_dealer", f"{dealer!r} is not one of the players")
     return dealer
 
 
 def match_from_document(doc: object) -> Match:
     """Validate a parsed document: the match's fields, every hand, and the fold."""
+    match = read_document(doc)
+    score_sheet(match)  # refuses a hand after the match is over
+    return match
+
+
+def read_document(doc: object) -> Match:
+    """The match's fields and every hand, checked one by one (the fold checks the rest)."""
     if not isinstance(doc, dict):
         raise MatchError("file", "must be a JSON object")
     players = read_players(doc)
@@ -83,15 +104,13 @@ def match_from_document(doc: object) -> Match:
     hands = doc.get("hands", [])
     if not isinstance(hands, list):
         raise MatchError("hands", "must be a list")
-    match = Match(
+    return Match(
         players=players,
         format=read_format(doc),
         first_dealer=read_first_dealer(doc, players),
         rules=rules,
         hands=tuple(read_hand(raw, players, rules, n) for n, raw in enumerate(hands, start=1)),
     )
-    score_sheet(match)  # refuses a hand after the match is over
-    return match
 
 
 def load_match(text: str | bytes) -> Match:
@@ -117,5 +136,5 @@ def export_document(match: Match, sheet: Sheet | None = None) -> dict:
 
 
 def replay(text: str | bytes) -> dict:
-    """The output of `flask --app app replay FILE`."""
-    return score_sheet(load_match(text)).to_dict()
+    """The output of `flask --app app replay FILE`: one fold, which also refuses late hands."""
+    return score_sheet(read_document(parse_json(text))).to_dict()

@@ -93,3 +93,12 @@ def test_manifest_and_service_worker_are_served_with_their_types(client):
 def test_wake_lock_toggle_is_on_match_pages(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     assert 'data-role="wake"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_service_worker_cache_follows_the_static_files(client, app, tmp_path):
+    from views import pwa
+
+    name = client.get("/sw.js").get_data(as_text=True).split('var CACHE = "')[1].split('"')[0]
+    assert name == "gin-ledger-" + pwa.static_fingerprint(app.static_folder)
+    for cached in pwa.CACHED:
+        assert f"/static/{cached}" in client.get("/sw.js").get_data(as_text=True)

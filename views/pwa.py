@@ -1,19 +1,33 @@
 """What makes Gin Ledger installable: the service worker at the root, and the favicon."""
 from __future__ import annotations
 
+import hashlib
 import os
 from urllib.parse import quote
 
-from flask import Blueprint, current_app, send_from_directory
+from flask import Blueprint, Response, current_app
 
 bp = Blueprint("pwa", __name__)
+
+
+CACHED = ("style.css", "app.js", "icon.svg", "manifest.webmanifest")
+
+
+def static_fingerprint(static_folder: str) -> str:
+    """A hash of the cached files: a new style.css or app.js makes a new worker and cache."""
+    digest = hashlib.sha256()
+    for name in CACHED:
+        with open(os.path.join(static_folder, name), "rb") as stream:
+            digest.update(stream.read())
+    return digest.hexdigest()[:12]
 
 
 @bp.get("/sw.js")
 def service_worker():
     """Served from the root so it may look after every page, not only /static/."""
-    response = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript",
-                                   max_age=0)
+    with open(os.path.join(current_app.static_folder, "sw.js"), encoding="utf-8") as stream:
+        script = stream.read().replace("gin-ledger-v1", "gin-ledger-" + static_fingerprint(current_app.static_folder))
+    response = Response(script, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.headers["Cache-Control"] = "no-cache"
     return response
