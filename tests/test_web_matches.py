@@ -154,3 +154,15 @@ def test_an_unknown_preset_is_refused(client):
                                                  "players": ["Ana", "Ben"], "preset": "saved:Nope"})
     assert response.status_code == 400
     assert "Not a valid choice" in response.get_data(as_text=True)
+
+
+def test_a_game_won_with_fewer_boxes_can_settle_against_its_winner(client):
+    # Single game: Ben wins 9 hands of 10 points (90), then Ana 100 in one hand.
+    # Ana 100 + 100 game + 1 box 25 = 225; Ben 90 + 9 boxes 225 = 315; net 225 - 315 = -90.
+    doc = {"format": "single", "players": ["Ana", "Ben"],
+           "hands": [{"winner": "Ben", "points": 10}] * 9 + [{"winner": "Ana", "points": 100}]}
+    match_id = import_match(client, doc)
+    assert export(client, match_id)["result"]["games"][0]["settlement"]["net"] == -90
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "<strong>90</strong> to Ben, who had more boxes" in page
+    assert "Ana wins · -90" in page
