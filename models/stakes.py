@@ -57,9 +57,11 @@ def payments(sheet: Sheet, stake: Stake) -> list[Payment]:
     """Who pays whom for each closed game, then the match total (if anything is owed)."""
     out = []
     for game in sheet.games:
-        if game.settlement:
-            out.append(Payment(game.number, other(sheet.players, game.winner), game.winner,
-                               game.settlement.net * stake.per_point))
+        if game.settlement and game.settlement.net:
+            # A game's winner with fewer boxes can end behind: then the money goes the other way.
+            ahead = game.winner if game.settlement.net > 0 else other(sheet.players, game.winner)
+            out.append(Payment(game.number, other(sheet.players, ahead), ahead,
+                               abs(game.settlement.net) * stake.per_point))
     net = sheet.net
     ahead = max(sheet.players, key=lambda name: net[name])
     if net[ahead] > 0:

@@ -160,3 +160,12 @@ def test_match_page_draws_the_race(client):
     first = re.findall(r'points="([^"]+)"', svgs[0])
     assert [len(p.split()) for p in first] == [7, 7]
     assert svgs[0].count("closed-marker") == 1 and svgs[1].count("closed-marker") == 0
+
+
+def test_money_follows_a_negative_game_net():
+    doc = {"format": "single", "players": ["Ana", "Ben"],
+           "hands": [{"winner": "Ben", "points": 10}] * 9 + [{"winner": "Ana", "points": 100}]}
+    pays = payments(sheet_of(doc), read_stake("0.10", "€"))
+    # Net -90 for Ana's game: Ana pays Ben 9.00, for the game and in total.
+    assert [(p.game, p.payer, p.payee, p.amount) for p in pays] == [
+        (1, "Ana", "Ben", Decimal("9.00")), (None, "Ana", "Ben", Decimal("9.00"))]
