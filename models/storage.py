@@ -12,9 +12,11 @@ import secrets
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import datetime, timezone
 from decimal import Decimal
 
+from . import match_cache
 from .errors import MatchError
 from .hand import Hand
 from .ledger import Sheet, score_sheet
@@ -99,6 +101,11 @@ class StoredMatch:
     stake: Stake | None = None
 
     def sheet(self) -> Sheet:
+        return self._sheet
+
+    @cached_property
+    def _sheet(self) -> Sheet:
+        # Folded once per object; a cached StoredMatch (match_cache) keeps its sheet too.
         return score_sheet(self.match)
 
 
@@ -231,25 +238,32 @@ def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None) ->
 
 
 def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int) -> list[StoredMatch]:
-    """Matches and all their hands in two queries, however many matches there are.
+    """Matches with their hands; only those not already in match_cache read their hands.
 
     `where` and `order` are constant fragments written in this module; every
     value is a bound parameter.
     """
     query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
     rows = conn.execute(query, params + (limit,)).fetchall()
-    by_match: dict[int, list] = {row["id"]: [] for row in rows}
-    if by_match:
-        hands = conn.execute(
-            f"""SELECT h.* FROM hand h WHERE h.match_id IN (SELECT m.id FROM match m
-                JOIN player p1 ON p1.id = m.player1_id JOIN player p2 ON p2.id = m.player2_id
-                WHERE {where}) ORDER BY h.match_id, h.position""",  # nosec B608
-            params,
-        )
-        for hand in hands:
-            if hand["match_id"] in by_match:
-                by_match[hand["match_id"]].append(hand)
-    return [stored_match(row, by_match[row["id"]]) for row in rows]
+    found = {row["id"]: match_cache.get(match_cache.key_of(row)) for row in rows}
+    missing = [match_id for match_id, stored in found.items() if stored is None]
+    by_match: dict[int, list] = {match_id: [] for match_id in missing}
+    for start in range(0, len(missing), 500):
+        chunk = missing[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        # Only "?" placeholders are formatted in; the ids are bound parameters.
+        for hand in conn.execute(
+                f"SELECT * FROM hand WHERE match_id IN ({marks}) ORDER BY match_id, position",  # nosec B608
+                chunk):
+            by_match[hand["match_id"]].append(hand)
+    out = []
+    for row in rows:
+        stored = found[row["id"]]
+        if stored is None:
+            stored = stored_match(row, by_match[row["id"]])
+            match_cache.put(match_cache.key_of(row), stored)
+        out.append(stored)
+    return out
 
 
 def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Hand,

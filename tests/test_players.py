@@ -13,7 +13,7 @@ from models.matchfile import load_match
 from models.race import races
 from models.stakes import payments, read_stake
 from models.stats import player_record, running_net
-from webutil import case, export, hidden, import_match, new_match
+from webutil import case, export, hidden, import_match, new_match, post_hand
 
 
 def sheet_of(doc):
@@ -169,3 +169,15 @@ def test_money_follows_a_negative_game_net():
     # Net -90 for Ana's game: Ana pays Ben 9.00, for the game and in total.
     assert [(p.game, p.payer, p.payee, p.amount) for p in pays] == [
         (1, "Ana", "Ben", Decimal("9.00")), (None, "Ana", "Ben", Decimal("9.00"))]
+
+
+def test_record_pages_never_show_a_stale_fold(client):
+    match_id = import_match(client, {"players": ["Ana", "Ben"], "hands": [{"winner": "Ana", "points": 30}]})
+    ids = player_ids(client)
+    assert "<th scope=\"row\">Hands won</th><td>1</td>" in client.get(f"/players/{ids['Ana']}").get_data(as_text=True)
+    post_hand(client, match_id, winner="Ana", points="5")
+    assert "<th scope=\"row\">Hands won</th><td>2</td>" in client.get(f"/players/{ids['Ana']}").get_data(as_text=True)
+    token = hidden(client.get("/players").get_data(as_text=True), "csrf_token")
+    client.post(f"/players/{ids['Ben']}/rename", data={"csrf_token": token, "new_name": "Benedikt"})
+    page = client.get(f"/players/{ids['Ana']}").get_data(as_text=True)
+    assert "Ana vs Benedikt" in page and "Ana vs Ben<" not in page
