@@ -1,0 +1,120 @@
+"""How long the engine takes over long matches: a measurement, not a test.
+
+    python bench/engine_bench.py            # 1,000 / 10,000 / 100,000 hands
+    python bench/engine_bench.py 5000 20000 # other sizes
+
+For each size it builds one seeded, random Hollywood match (every kind of hand;
+target 1,000,000 so that no game closes and every hand is accepted) and prints
+the best of 5 runs of:
+
+- score_sheet(match)           the fold alone, on an already validated Match
+- load_match(text)             parse + validate every hand (+ the fold it runs to
+                               refuse hands after the end)
+- replay(text)                 what `flask --app app replay` does: load_match,
+                               score_sheet, to_dict
+
+and the cost per hand, which should stay flat if the growth is linear. The
+same runs are also timed in process CPU time (steadier when the machine is busy).
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from models.errors import MatchError  # noqa: E402
+from models.ledger import score_sheet  # noqa: E402
+from models.matchfile import load_match, replay  # noqa: E402
+
+SIZES = (1_000, 10_000, 100_000)
+REPEATS = 5
+KINDS = ("knock", "gin", "big_gin", "undercut", "draw", "points")
+
+
+def long_match(count: int, seed: int = 1) -> dict:
+    """A match of `count` hands that stays open: small hands, a target of 1,000,000.
+
+    Hands average about 16 points, so 100,000 of them (about 42,000 wins each,
+    every one written into game 1) leave each player near 815,000, under the
+    target (1,000,000 is the largest the rules allow). Around 120,000 hands the
+    games close and the match ends, so larger sizes are refused.
+    """
+    rng = random.Random(seed)
+    players = ["Ana", "Ben"]
+    hands = []
+    for _ in range(count):
+        kind = rng.choice(KINDS)
+        if kind == "draw":
+            hands.append({"draw": True})
+            continue
+        if kind == "points":
+            hands.append({"winner": rng.choice(players), "points": rng.randint(1, 20)})
+            continue
+        hand = {"knocker": rng.choice(players)}
+        if kind == "knock":
+            kd = rng.randint(1, 10)
+            hand.update(knocker_deadwood=kd, opponent_deadwood=rng.randint(kd + 1, kd + 12))
+        elif kind == "undercut":
+            kd = rng.randint(1, 10)
+            hand.update(knocker_deadwood=kd, opponent_deadwood=rng.randint(0, kd))
+        else:
+            hand.update(knocker_deadwood=0, opponent_deadwood=rng.randint(0, 12))
+            if kind == "big_gin":
+                hand["big_gin"] = True
+        hands.append(hand)
+    return {"format": "hollywood", "players": players, "first_dealer": "Ben",
+            "rules": {"target": 1_000_000}, "hands": hands}
+
+
+def best_of(repeats: int, fn, clock=time.perf_counter) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = clock()
+        fn()
+        best = min(best, clock() - start)
+    return best
+
+
+def measure(count: int) -> dict:
+    doc = long_match(count)
+    text = json.dumps(doc)
+    match = load_match(text)
+    out = replay(text)
+    assert len(out["hands"]) == count and out["finished"] is False, "the match must stay open"
+    return {
+        "hands": count,
+        "bytes": len(text),
+        "score_sheet": best_of(REPEATS, lambda: score_sheet(match)),
+        "load_match": best_of(REPEATS, lambda: load_match(text)),
+        "replay": best_of(REPEATS, lambda: replay(text)),
+        # CPU time of this process only: steadier than wall time on a busy machine
+        "replay_cpu": best_of(REPEATS, lambda: replay(text), time.process_time),
+    }
+
+
+def main(argv: list[str]) -> None:
+    sizes = [int(arg.replace("_", "").replace(",", "")) for arg in argv] or list(SIZES)
+    print(f"Python {sys.version.split()[0]}, best of {REPEATS}")
+    print("wall time (best of 5); replay cpu = process CPU time (best of 5)")
+    header = (f"{'hands':>8} {'file KB':>8} | {'score_sheet':>12} {'load_match':>12} {'replay':>12} "
+              f"{'replay cpu':>12} | {'us/hand (sheet / replay)':>24}")
+    print(header)
+    print("-" * len(header))
+    for count in sizes:
+        try:
+            r = measure(count)
+        except MatchError as error:
+            print(f"{count:>8,}  not measured: {error}")
+            continue
+        per_sheet = r["score_sheet"] / count * 1e6
+        per_replay = r["replay"] / count * 1e6
+        print(f"{count:>8,} {r['bytes'] / 1024:>8.0f} | {r['score_sheet'] * 1e3:>9.1f} ms {r['load_match'] * 1e3:>9.1f} ms "
+              f"{r['replay'] * 1e3:>9.1f} ms {r['replay_cpu'] * 1e3:>9.1f} ms | {per_sheet:>10.2f} / {per_replay:>6.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
