@@ -6,12 +6,16 @@ import secrets
 
 import click
 from flask import Flask, flash, redirect, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import InternalServerError
 
 import cli
+import compress
 import db
+import i18n
 import netinfo
+from models.errors import N_
 
 csrf = CSRFProtect()
 
@@ -48,24 +52,26 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     db.init_app(app)
     csrf.init_app(app)
+    i18n.init_app(app)  # before the views: `?lang=` is read before the passphrase check
     cli.register(app)
     register_views(app)
     register_errors(app)
-    announce_addresses()
+    announce_addresses(app)
     return app
 
 
-def announce_addresses() -> None:
-    """Under `flask run`, say which addresses a phone on the same Wi-Fi can open."""
+def announce_addresses(app: Flask) -> None:
+    """Under `flask run`, say which addresses a phone on the same Wi-Fi can open (in the shell's language)."""
     ctx = click.get_current_context(silent=True)
     if ctx is None or ctx.info_name != "run" or os.environ.get("WERKZEUG_RUN_MAIN") == "true":
         return
     host, port = ctx.params.get("host"), ctx.params.get("port") or 5000
-    if host in ("127.0.0.1", "localhost"):
-        click.echo(" * Only this machine can open it; add --host 0.0.0.0 so phones can join.")
-        return
-    for url in netinfo.urls(port):
-        click.echo(f" * Open on a phone on the same Wi-Fi: {url}")
+    with i18n.speaking(app):
+        if host in ("127.0.0.1", "localhost"):
+            click.echo(" * " + gettext("Only this machine can open it; add --host 0.0.0.0 so phones can join."))
+            return
+        for url in netinfo.urls(port):
+            click.echo(" * " + gettext("Open on a phone on the same Wi-Fi: %(url)s", url=url))
 
 
 def register_views(app: Flask) -> None:
@@ -82,6 +88,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(cards.bp)
     app.after_request(security_headers)
+    compress.init_app(app)
     from views.qr import qr_svg, table_base_url, table_url
 
     app.jinja_env.globals.update(qr=qr_svg, table_url=table_url, table_base_url=table_base_url,
@@ -102,11 +109,42 @@ def security_headers(response):
     return response
 
 
+# Werkzeug's own names and descriptions, so the error page can say them in the page's language.
+ERROR_NAMES = {
+    400: N_("Bad Request"),
+    403: N_("Forbidden"),
+    404: N_("Not Found"),
+    405: N_("Method Not Allowed"),
+    413: N_("Request Entity Too Large"),
+    429: N_("Too Many Requests"),
+    500: N_("Internal Server Error"),
+}
+ERROR_DESCRIPTIONS = {
+    400: N_("The browser (or proxy) sent a request that this server could not understand."),
+    403: N_("You don't have the permission to access the requested resource. It is either read-protected or not "
+            "readable by the server."),
+    404: N_("The requested URL was not found on the server. If you entered the URL manually please check your "
+            "spelling and try again."),
+    405: N_("The method is not allowed for the requested URL."),
+    413: N_("The data value transmitted exceeds the capacity limit."),
+    429: N_("This user has exceeded an allotted request count. Try again later."),
+}
+
+
+def error_words(error) -> tuple[str, str]:
+    """The error's name and description; Werkzeug's English defaults are translated, ours already are."""
+    name = gettext(ERROR_NAMES[error.code]) if error.code in ERROR_NAMES else error.name
+    description = error.description
+    if description == type(error).description and error.code in ERROR_DESCRIPTIONS:
+        description = gettext(ERROR_DESCRIPTIONS[error.code])
+    return name, description
+
+
 def register_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error):
         """Back to the form with a message, not a bare 400."""
-        flash("The form had expired or came from elsewhere; nothing was saved. Please try again.", "error")
+        flash(gettext("The form had expired or came from elsewhere; nothing was saved. Please try again."), "error")
         target = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/"
         return redirect(target, 303)
 
@@ -117,10 +155,12 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(413)
     @app.errorhandler(400)
     def http_error(error):
-        return render_template("error.html", error=error), error.code
+        name, description = error_words(error)
+        return render_template("error.html", error=error, name=name, description=description), error.code
 
     @app.errorhandler(500)
     def server_error(error):
         """A last resort that still speaks to the player; nothing half-written is kept."""
-        return render_template("error.html", error=InternalServerError(
-            "Something went wrong on our side; nothing was saved. Please try again.")), 500
+        error = InternalServerError(gettext("Something went wrong on our side; nothing was saved. Please try again."))
+        return render_template("error.html", error=error, name=gettext(ERROR_NAMES[500]),
+                               description=error.description), 500

@@ -6,8 +6,10 @@ import sqlite3
 import sys
 
 import click
-from flask.cli import with_appcontext
+from flask.cli import ScriptInfo, with_appcontext
+from flask_babel import gettext, ngettext
 
+import i18n
 from models.errors import MatchError
 from models.matchfile import replay
 from models.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
@@ -19,6 +21,27 @@ def refuse(message: str) -> None:
     sys.exit(2)
 
 
+def the_app():
+    """The app this command runs for (it holds the catalogues), or None if it cannot be had."""
+    info = click.get_current_context().find_object(ScriptInfo)
+    try:
+        return info.load_app() if info is not None else None
+    except Exception:  # no app: the refusal is still said, in English
+        return None
+
+
+def say(text) -> str:
+    """`text(...)` in the language of the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; English by default).
+
+    `text` is a function that calls gettext/ngettext or i18n.translated, so it runs with that language in force.
+    """
+    app = the_app()
+    if app is None:
+        return text()
+    with i18n.speaking(app):
+        return text()
+
+
 @click.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
 def replay_command(path: str) -> None:
@@ -27,11 +50,11 @@ def replay_command(path: str) -> None:
         with click.open_file(path, "rb") as stream:
             data = stream.read()
     except OSError as error:
-        refuse(f"file: cannot read {path}: {error.strerror}")
+        refuse(say(lambda: gettext("file: cannot read %(path)s: %(reason)s", path=path, reason=error.strerror)))
     try:
         result = replay(data)
     except MatchError as error:
-        refuse(error.line())
+        refuse(say(lambda: i18n.translated(error)))
     click.echo(json.dumps(result, ensure_ascii=False, indent=2))
 
 
@@ -47,8 +70,9 @@ def backup_command(path: str) -> None:
     try:
         pages = storage.backup(current_app.config["DATABASE"], path)
     except (OSError, sqlite3.Error) as error:
-        refuse(f"backup: {error}")
-    click.echo(f"Backed up {pages} pages to {path}")
+        refuse(say(lambda: gettext("backup: %(reason)s", reason=error)))
+    click.echo(say(lambda: ngettext("Backed up %(num)d page to %(path)s", "Backed up %(num)d pages to %(path)s",
+                                    pages, path=path)))
 
 
 @click.command("deadwood")
@@ -61,7 +85,7 @@ def deadwood_command(cards: tuple[str, ...], onto: tuple[str, ...]) -> None:
         hand = parse_hand(list(cards))
         melds = parse_knocker_melds([group.split() for group in onto], hand)
     except MeldError as error:
-        refuse(str(error))
+        refuse(say(lambda: i18n.translated(error)))
     arrangement = best_after_layoffs(hand, melds) if melds else best_arrangement(hand)
     click.echo(json.dumps(arrangement.to_dict()))
 
@@ -79,7 +103,7 @@ def serve_command(host: str, port: int, threads: int) -> None:
     import netinfo
 
     for url in netinfo.urls(port) if host in ("0.0.0.0", "") else [f"http://{host}:{port}/"]:
-        click.echo(f"Open on a phone on the same Wi-Fi: {url}")
+        click.echo(say(lambda: gettext("Open on a phone on the same Wi-Fi: %(url)s", url=url)))
     waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads)
 
 

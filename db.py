@@ -21,10 +21,13 @@ def close_db(exc: BaseException | None = None) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Create or upgrade the database file when the app starts: no separate init step."""
-    conn = storage.connect(app.config["DATABASE"])
-    try:
-        storage.migrate(conn)
-    finally:
-        conn.close()
+    """Create or upgrade the database file when the app starts: no separate init step.
+
+    The connection that migrated stays open for the life of the app: while one
+    connection is open, closing a request's connection does not checkpoint the
+    WAL and delete it, only for the next request to create it again.
+    """
+    keeper = storage.connect(app.config["DATABASE"])
+    storage.migrate(keeper)
+    app.extensions["gin_ledger_keeper"] = keeper
     app.teardown_appcontext(close_db)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import secrets
 
+from flask_babel import get_translations, gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
@@ -14,10 +16,44 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import TextInput
 
 from models.cards import RANKS, SUITS, SUIT_SYMBOLS
+from models.errors import N_
 from models.matchfile import MAX_NAME
 from models.rules import BOOL_SETTINGS, DEALER_RULES, INT_RANGES
 
 UPCARDS = [(rank + suit, rank + SUIT_SYMBOLS[suit]) for suit in SUITS for rank in RANKS]
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a singular/plural pair for `pybabel extract` (babel.cfg: N_plural:1,2)."""
+    return singular, plural
+
+
+# What WTForms itself may say about these fields, in our catalogues (WTForms ships no Albanian).
+WTFORMS_MESSAGES = (
+    N_("Not a valid integer value."),
+    N_("Not a valid choice."),
+    N_("Invalid Choice: could not coerce."),
+    N_("This field is required."),
+)
+WTFORMS_PLURALS = (
+    N_plural("Field cannot be longer than %(max)d character.", "Field cannot be longer than %(max)d characters."),
+)
+
+
+class Catalogue:
+    """WTForms' own messages through the app's catalogues, in the page's language."""
+
+    def gettext(self, string):
+        return get_translations().ugettext(string)
+
+    def ngettext(self, singular, plural, n):
+        return get_translations().ungettext(singular, plural, n)
+
+
+class Form(FlaskForm):
+    class Meta:
+        def get_translations(self, form):
+            return Catalogue()
 
 
 class Between:
@@ -29,7 +65,7 @@ class Between:
 
     def __call__(self, form, field) -> None:
         if field.data is not None and not self.low <= field.data <= self.high:
-            raise ValidationError(f"must be between {self.low} and {self.high}")
+            raise ValidationError(gettext("must be between %(low)s and %(high)s", low=self.low, high=self.high))
 
 
 def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
@@ -41,22 +77,22 @@ def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
     )
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """One form for every kind of hand; the kind follows from the fields sent."""
 
     form_id = HiddenField()
     version = HiddenField()
-    knocker = RadioField("Who knocked?", choices=[], validate_choice=False)
-    knocker_deadwood = whole("Knocker's deadwood", 0, 98)
-    opponent_deadwood = whole("Defender's deadwood after lay-offs", 0, 98)
-    big_gin = BooleanField("Big gin (all 11 cards)")
-    upcard = SelectField("Upcard", choices=[("", "—")] + UPCARDS, validate_choice=False)
-    draw = BooleanField("Draw")
-    winner = RadioField("Who scores?", choices=[], validate_choice=False)
-    points = whole("Points", 1)
+    knocker = RadioField(_l("Who knocked?"), choices=[], validate_choice=False)
+    knocker_deadwood = whole(_l("Knocker's deadwood"), 0, 98)
+    opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, 98)
+    big_gin = BooleanField(_l("Big gin (all 11 cards)"))
+    upcard = SelectField(_l("Upcard"), choices=[("", "—")] + UPCARDS, validate_choice=False)
+    draw = BooleanField(_l("Draw"))
+    winner = RadioField(_l("Who scores?"), choices=[], validate_choice=False)
+    points = whole(_l("Points"), 1)
     # The cards tapped on the count page, space-separated codes; the engine checks them.
-    cards_knocker = HiddenField("Knocker's cards")
-    cards_defender = HiddenField("Defender's cards")
+    cards_knocker = HiddenField(_l("Knocker's cards"))
+    cards_defender = HiddenField(_l("Defender's cards"))
 
     def set_players(self, players: tuple[str, str]) -> None:
         choices = [(name, name) for name in players]
@@ -105,26 +141,39 @@ class PairField(Field):
         return ""
 
 
-class NewMatchForm(FlaskForm):
-    players = PairField("Players")
-    format = RadioField("Format", choices=[("hollywood", "Hollywood (three games)"), ("single", "Single game")],
+# The dealer rules by their match-file names (winner, loser, alternate), worded for the form.
+DEALER_RULE_LABELS = {
+    "winner": _l("winner"),
+    "loser": _l("loser"),
+    "alternate": _l("alternate"),
+}
+PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern")}
+
+
+class NewMatchForm(Form):
+    players = PairField(_l("Players"))
+    format = RadioField(_l("Format"), choices=[("hollywood", _l("Hollywood (three games)")),
+                                               ("single", _l("Single game"))],
                         default="hollywood")
-    preset = RadioField("Rules", choices=[("classic", "Classic"), ("modern", "Modern")], default="classic")
-    save_as = StringField("Save these rules as a preset named", validators=[Optional(), Length(max=MAX_NAME)])
-    stake = StringField("Money per point", validators=[Optional(), Length(max=20)],
-                        render_kw={"inputmode": "decimal", "placeholder": "e.g. 0.05", "autocomplete": "off"})
-    currency = StringField("Currency symbol", validators=[Optional(), Length(max=5)],
+    preset = RadioField(_l("Rules"), choices=list(PRESET_LABELS.items()), default="classic")
+    save_as = StringField(_l("Save these rules as a preset named"),
+                          validators=[Optional(), Length(max=MAX_NAME)])
+    stake = StringField(_l("Money per point"), validators=[Optional(), Length(max=20)],
+                        render_kw={"inputmode": "decimal", "placeholder": _l("e.g. 0.05"), "autocomplete": "off"})
+    currency = StringField(_l("Currency symbol"), validators=[Optional(), Length(max=5)],
                            render_kw={"placeholder": "€", "autocomplete": "off"})
-    first_dealer = StringField("First dealer", validators=[Optional(), Length(max=MAX_NAME)])
-    dealer_rule = SelectField("After a win, who deals", choices=[("", "as the preset")] + [(r, r) for r in DEALER_RULES],
+    first_dealer = StringField(_l("First dealer"), validators=[Optional(), Length(max=MAX_NAME)])
+    dealer_rule = SelectField(_l("After a win, who deals"),
+                              choices=[("", _l("as the preset"))] + [(r, DEALER_RULE_LABELS[r]) for r in DEALER_RULES],
                               validate_choice=True, default="")
-    oklahoma = BooleanField("Oklahoma (the upcard sets the knock limit)")
-    spade_double = SelectField("Spade upcard doubles", choices=[("", "as the preset"), ("on", "yes"), ("off", "no")],
+    oklahoma = BooleanField(_l("Oklahoma (the upcard sets the knock limit)"))
+    spade_double = SelectField(_l("Spade upcard doubles"),
+                               choices=[("", _l("as the preset")), ("on", _l("yes")), ("off", _l("no"))],
                                default="")
 
     def offer_presets(self, names: list[str]) -> None:
         """Classic and Modern, then the presets this table saved (values 'saved:NAME')."""
-        self.preset.choices = [("classic", "Classic"), ("modern", "Modern")] + [
+        self.preset.choices = list(PRESET_LABELS.items()) + [
             ("saved:" + name, name) for name in names]
 
     def chosen_settings(self) -> dict:
@@ -144,40 +193,41 @@ class NewMatchForm(FlaskForm):
 
 
 SETTING_LABELS = {
-    "gin_bonus": "Gin bonus",
-    "undercut_bonus": "Undercut bonus",
-    "big_gin_bonus": "Big gin bonus",
-    "knock_limit": "Knock limit",
-    "target": "Game ends at",
-    "game_bonus": "Game bonus",
-    "box_bonus": "Box bonus (per hand won)",
-    "shutout_multiplier": "Shutout multiplier",
+    "gin_bonus": _l("Gin bonus"),
+    "undercut_bonus": _l("Undercut bonus"),
+    "big_gin_bonus": _l("Big gin bonus"),
+    "knock_limit": _l("Knock limit"),
+    "target": _l("Game ends at"),
+    "game_bonus": _l("Game bonus"),
+    "box_bonus": _l("Box bonus (per hand won)"),
+    "shutout_multiplier": _l("Shutout multiplier"),
 }
 for _name, (_low, _high) in INT_RANGES.items():
     setattr(NewMatchForm, _name, whole(SETTING_LABELS[_name], _low, _high))
 assert set(BOOL_SETTINGS) == {"oklahoma", "spade_double"}
 
 
-class VersionForm(FlaskForm):
+class VersionForm(Form):
     """Undo and delete: the version the page was drawn at, to refuse a stale change."""
 
     version = HiddenField()
 
 
-class ImportForm(FlaskForm):
-    file = FileField("Match file (JSON)")
-    text = TextAreaField("…or paste it here")
+class ImportForm(Form):
+    file = FileField(_l("Match file (JSON)"))
+    text = TextAreaField(_l("…or paste it here"))
 
 
-class LoginForm(FlaskForm):
-    passphrase = StringField("Passphrase", validators=[InputRequired(), Length(max=200)],
+class LoginForm(Form):
+    passphrase = StringField(_l("Passphrase"), validators=[InputRequired(), Length(max=200)],
                              render_kw={"type": "password", "autocomplete": "current-password"})
 
 
-class RenameForm(FlaskForm):
-    new_name = StringField("New name", validators=[InputRequired(), Length(max=MAX_NAME)])
+class RenameForm(Form):
+    new_name = StringField(_l("New name"), validators=[InputRequired(), Length(max=MAX_NAME)])
 
 
-class MergeForm(FlaskForm):
-    keep = StringField("Keep this name", validators=[InputRequired(), Length(max=MAX_NAME)])
-    drop = StringField("Merge this spelling into it", validators=[InputRequired(), Length(max=MAX_NAME)])
+class MergeForm(Form):
+    keep = StringField(_l("Keep this name"), validators=[InputRequired(), Length(max=MAX_NAME)])
+    drop = StringField(_l("Merge this spelling into it"),
+                       validators=[InputRequired(), Length(max=MAX_NAME)])

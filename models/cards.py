@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import N_, Refusal
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
-class CardError(ValueError):
+class CardError(Refusal):
     """A string that is not a card in the match-file notation."""
 
 
@@ -40,10 +42,10 @@ class Card:
 def parse_card(text: object) -> Card:
     """Read `7S`, `10H`, `QD`, `AC`; anything else raises CardError."""
     if not isinstance(text, str):
-        raise CardError("a card is a string such as 7S, 10H, QD or AC")
+        raise CardError(N_("a card is a string such as 7S, 10H, QD or AC"))
     rank, suit = text[:-1], text[-1:]
     if rank not in RANKS or suit not in SUITS:
-        raise CardError(f"{text!r} is not a card (rank A 2 ... 10 J Q K, then suit S H D C)")
+        raise CardError(N_("{text!r} is not a card (rank A 2 ... 10 J Q K, then suit S H D C)"), text=text)
     return Card(RANKS.index(rank) + 1, suit)
 
 

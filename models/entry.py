@@ -6,7 +6,7 @@ command, the import and the hand form all say the same thing.
 from __future__ import annotations
 
 from .cards import CardError, parse_card
-from .errors import MatchError
+from .errors import N_, MatchError, Message
 from .hand import DRAW, KNOCK, MAX_DEADWOOD, POINTS, Hand, knock_limit
 from .rules import LARGEST, Rules, is_integer
 
@@ -26,26 +26,33 @@ def read_hand(raw: object, players: tuple[str, str], rules: Rules, number: int) 
 
 def read_entry(raw: object, players: tuple[str, str], rules: Rules) -> Hand:
     if not isinstance(raw, dict):
-        raise MatchError("hand", "must be an object with knocker, winner or draw")
+        raise MatchError("hand", N_("must be an object with knocker, winner or draw"))
     if "draw" in raw:
         return read_draw(raw, rules)
     if "winner" in raw or "points" in raw:
         return read_points(raw, players, rules)
     if "knocker" in raw:
         return read_knock(raw, players, rules)
-    raise MatchError("knocker", "missing: a hand needs a knocker, a winner with points, or draw")
+    raise MatchError("knocker", N_("missing: a hand needs a knocker, a winner with points, or draw"))
+
+
+NOT_A_FIELD = {
+    "draw": N_("not a field of a draw hand"),
+    "points": N_("not a field of a points hand"),
+    "knock": N_("not a field of a knock hand"),
+}
 
 
 def refuse_unknown_keys(raw: dict, allowed: set[str], kind: str) -> None:
     for key in raw:
         if key not in allowed:
-            raise MatchError(str(key), f"not a field of a {kind} hand")
+            raise MatchError(str(key), NOT_A_FIELD[kind])
 
 
 def read_draw(raw: dict, rules: Rules) -> Hand:
     refuse_unknown_keys(raw, DRAW_KEYS, "draw")
     if raw["draw"] is not True:
-        raise MatchError("draw", "must be true")
+        raise MatchError("draw", N_("must be true"))
     return Hand(DRAW, upcard=read_upcard(raw, rules, required=False))
 
 
@@ -67,38 +74,40 @@ def read_knock(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
     od = read_int(raw, "opponent_deadwood", 0, MAX_DEADWOOD)
     big_gin = raw.get("big_gin")
     if big_gin is not None and not isinstance(big_gin, bool):
-        raise MatchError("big_gin", "must be true or false")
+        raise MatchError("big_gin", N_("must be true or false"))
     if big_gin and kd != 0:
-        raise MatchError("big_gin", f"big gin means all 11 cards melded: the knocker's deadwood must be 0, not {kd}")
+        raise MatchError("big_gin", N_("big gin means all 11 cards melded: the knocker's deadwood must be 0, not {kd}"), kd=kd)
     return Hand(KNOCK, knocker=knocker, knocker_deadwood=kd, opponent_deadwood=od,
                 big_gin=big_gin, upcard=upcard, cards=read_cards(raw.get("cards")))
 
 
-def knock_limit_reason(kd: int, limit: int, rules: Rules, upcard: str | None) -> str:
+def knock_limit_reason(kd: int, limit: int, rules: Rules, upcard: str | None) -> Message:
     if rules.oklahoma and upcard is not None:
         if limit == 0:
-            return f"the upcard {upcard} is an ace: gin only (0), not {kd}"
-        return f"{kd} is over the knock limit {limit} set by the upcard {upcard}"
-    return f"{kd} is over the knock limit {limit}"
+            return Message(N_("the upcard {upcard} is an ace: gin only (0), not {kd}"), upcard=upcard, kd=kd)
+        return Message(N_("{kd} is over the knock limit {limit} set by the upcard {upcard}"),
+                       kd=kd, limit=limit, upcard=upcard)
+    return Message(N_("{kd} is over the knock limit {limit}"), kd=kd, limit=limit)
 
 
 def read_player(raw: dict, key: str, players: tuple[str, str]) -> str:
     if key not in raw:
-        raise MatchError(key, "missing")
+        raise MatchError(key, N_("missing"))
     name = raw[key]
     if name not in players:
-        raise MatchError(key, f"{name!r} is not a player of this match ({players[0]} or {players[1]})")
+        raise MatchError(key, N_("{name!r} is not a player of this match ({first} or {second})"),
+                         name=name, first=players[0], second=players[1])
     return name
 
 
 def read_int(raw: dict, key: str, low: int, high: int) -> int:
     if key not in raw:
-        raise MatchError(key, "missing")
+        raise MatchError(key, N_("missing"))
     value = raw[key]
     if not is_integer(value):
-        raise MatchError(key, f"must be a whole number, not {value!r}")
+        raise MatchError(key, N_("must be a whole number, not {value!r}"), value=value)
     if not low <= value <= high:
-        raise MatchError(key, f"must be between {low} and {high}, not {value}")
+        raise MatchError(key, N_("must be between {low} and {high}, not {value}"), low=low, high=high, value=value)
     return value
 
 
@@ -106,12 +115,12 @@ def read_upcard(raw: dict, rules: Rules, required: bool) -> str | None:
     upcard = raw.get("upcard")
     if upcard is None:
         if required:
-            raise MatchError("upcard", "missing: Oklahoma needs the first upcard of the deal")
+            raise MatchError("upcard", N_("missing: Oklahoma needs the first upcard of the deal"))
         return None
     try:
         return parse_card(upcard).code
     except CardError as error:
-        raise MatchError("upcard", str(error)) from None
+        raise MatchError("upcard", error) from None
 
 
 def read_cards(raw: object) -> dict | None:
@@ -119,21 +128,21 @@ def read_cards(raw: object) -> dict | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise MatchError("cards", "must be an object with knocker and defender lists")
+        raise MatchError("cards", N_("must be an object with knocker and defender lists"))
     seen: set[str] = set()
     out = {}
     for side, codes in raw.items():
         if side not in CARD_SIDES:
-            raise MatchError(f"cards.{side}", "unknown side (knocker or defender)")
+            raise MatchError(f"cards.{side}", N_("unknown side (knocker or defender)"))
         if not isinstance(codes, list) or len(codes) > 11:
-            raise MatchError(f"cards.{side}", "must be a list of at most 11 cards")
+            raise MatchError(f"cards.{side}", N_("must be a list of at most 11 cards"))
         for code in codes:
             try:
                 parse_card(code)
             except CardError as error:
-                raise MatchError(f"cards.{side}", str(error)) from None
+                raise MatchError(f"cards.{side}", error) from None
             if code in seen:
-                raise MatchError(f"cards.{side}", f"{code} appears twice")
+                raise MatchError(f"cards.{side}", N_("{code} appears twice"), code=code)
             seen.add(code)
         out[side] = list(codes)
     return out

@@ -1,5 +1,89 @@
-"""The one kind of refusal the engine gives: it names where, which field, and why."""
+"""The one kind of refusal the engine gives: it names where, which field, and why.
+
+The engine speaks English and knows nothing of Flask. A refusal keeps its
+sentence as an English template with named blanks (`Message`), so the web
+layer and the CLI can translate the template and fill the same blanks
+(i18n.translated), while `.reason`, `str(error)` and `replay`'s stderr line
+stay the English text they always were.
+"""
 from __future__ import annotations
+
+
+def N_(message: str) -> str:
+    """Marks an English template for `pybabel extract`; it is translated where it is shown."""
+    return message
+
+
+class Message:
+    """An English sentence with named blanks, e.g. Message(N_("{kd} is over the knock limit {limit}"), kd=12, limit=10).
+
+    A blank may hold another Message (a reason inside a reason); `render` fills
+    the blanks after passing every template through `translate`.
+    """
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, /, **params):
+        self.template = template
+        self.params = params
+
+    def render(self, translate=None, ntranslate=None) -> str:
+        """The sentence, its template passed through `translate` (gettext) when given."""
+        return self.fill(translate(self.template) if translate else self.template, translate, ntranslate)
+
+    def fill(self, text: str, translate=None, ntranslate=None) -> str:
+        if not self.params:
+            return text
+        values = {key: value.render(translate, ntranslate) if isinstance(value, Message) else value
+                  for key, value in self.params.items()}
+        return text.format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Message({self.template!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.template, self.params) == (other.template, other.params)
+
+    __hash__ = None
+
+
+class Plural(Message):
+    """A Message whose words follow a count, as ngettext's: Plural("{count} match", "{count} matches", n).
+
+    `pybabel extract` finds it by its name (babel.cfg: Plural:1,2), so the two strings are plain literals.
+    """
+
+    __slots__ = ("plural", "count")
+
+    def __init__(self, singular: str, plural: str, count: int, /, **params):
+        super().__init__(singular, count=count, **params)
+        self.plural = plural
+        self.count = count
+
+    def render(self, translate=None, ntranslate=None) -> str:
+        if ntranslate:
+            text = ntranslate(self.template, self.plural, self.count)
+        else:
+            text = self.template if self.count == 1 else self.plural
+        return self.fill(text, translate, ntranslate)
+
+    def __repr__(self) -> str:
+        return f"Plural({self.template!r}, {self.plural!r}, {self.count!r}, **{self.params!r})"
+
+
+def as_message(reason: str | Message, params: dict) -> Message:
+    return reason if isinstance(reason, Message) else Message(reason, **params)
+
+
+class Refusal(ValueError):
+    """A ValueError whose text is a Message: str(error) is the English, `.message` the template."""
+
+    def __init__(self, reason: str | Message, /, **params):
+        self.message = as_message(reason, params)
+        super().__init__(str(self.message))
 
 
 class MatchError(ValueError):
@@ -7,11 +91,14 @@ class MatchError(ValueError):
 
     `hand` is the 1-based hand number (None for the match's own fields) and
     `field` the match-file key, so every refusal can say exactly what to fix.
+    `reason` is an English template (marked with N_) filled from `params`,
+    or a Message (e.g. a CardError's), or a Refusal whose message is taken.
     """
 
-    def __init__(self, field: str, reason: str, hand: int | None = None):
+    def __init__(self, field: str, reason: str | Message | Refusal, hand: int | None = None, /, **params):
         self.field = field
-        self.reason = reason
+        self.message = reason.message if isinstance(reason, Refusal) else as_message(reason, params)
+        self.reason = str(self.message)
         self.hand = hand
         super().__init__(self.line())
 
@@ -20,4 +107,4 @@ class MatchError(ValueError):
         return f"{where}{self.field}: {self.reason}"
 
     def at_hand(self, hand: int) -> "MatchError":
-        return MatchError(self.field, self.reason, hand)
+        return MatchError(self.field, self.message, hand)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from .entry import read_hand
-from .errors import MatchError
+from .errors import N_, MatchError
 from .ledger import Sheet, score_sheet
 from .match import FORMATS, Match
 from .rules import rules_from
@@ -24,17 +24,18 @@ def parse_json(text: str | bytes) -> object:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise MatchError("file", f"is not UTF-8 text (byte {error.start})") from None
+            raise MatchError("file", N_("is not UTF-8 text (byte {byte})"), byte=error.start) from None
     try:
         doc = json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as error:
-        raise MatchError("file", f"is not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise MatchError("file", N_("is not JSON: {problem} at line {line} column {column}"),
+                         problem=error.msg, line=error.lineno, column=error.colno) from None
     except RecursionError:
-        raise MatchError("file", "is nested too deeply") from None
+        raise MatchError("file", N_("is nested too deeply")) from None
     except MatchError:
         raise
     except ValueError:  # Python refuses integers of more than 4300 digits
-        raise MatchError("file", "holds a number too long to be a score") from None
+        raise MatchError("file", N_("holds a number too long to be a score")) from None
     refuse_surrogates(doc)
     return doc
 
@@ -44,47 +45,47 @@ def refuse_surrogates(doc: object) -> None:
     try:
         json.dumps(doc, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise MatchError("file", "holds a lone surrogate escape, which is not valid Unicode text") from None
+        raise MatchError("file", N_("holds a lone surrogate escape, which is not valid Unicode text")) from None
 
 
 def reject_constant(name: str) -> None:
-    raise MatchError("file", f"{name} is not a JSON number")
+    raise MatchError("file", N_("{name} is not a JSON number"), name=name)
 
 
 def read_players(doc: dict) -> tuple[str, str]:
     players = doc.get("players")
     if not isinstance(players, list) or len(players) != 2:
-        raise MatchError("players", "must be a list of exactly two names")
+        raise MatchError("players", N_("must be a list of exactly two names"))
     for name in players:
         check_name(name, "players")
     if players[0].casefold() == players[1].casefold():
-        raise MatchError("players", f"the two players must differ, both are {players[0]!r}")
+        raise MatchError("players", N_("the two players must differ, both are {name!r}"), name=players[0])
     return players[0], players[1]
 
 
 def check_name(name: object, field: str) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise MatchError(field, "a player's name must be a non-empty string")
+        raise MatchError(field, N_("a player's name must be a non-empty string"))
     if len(name) > MAX_NAME:
-        raise MatchError(field, f"a name may have at most {MAX_NAME} characters")
+        raise MatchError(field, N_("a name may have at most {most} characters"), most=MAX_NAME)
     if name != name.strip():
-        raise MatchError(field, f"{name!r} starts or ends with a space")
+        raise MatchError(field, N_("{name!r} starts or ends with a space"), name=name)
     if any(ord(ch) < 32 for ch in name):
-        raise MatchError(field, "a name may not hold control characters")
+        raise MatchError(field, N_("a name may not hold control characters"))
     return name
 
 
 def read_format(doc: dict) -> str:
     form = doc.get("format", "hollywood")
     if not isinstance(form, str) or form not in FORMATS:
-        raise MatchError("format", f"must be hollywood or single, not {form!r}")
+        raise MatchError("format", N_("must be hollywood or single, not {format!r}"), format=form)
     return form
 
 
 def read_first_dealer(doc: dict, players: tuple[str, str]) -> str:
     dealer = doc.get("first_dealer", players[0])
     if not isinstance(dealer, str) or dealer not in players:
-        raise MatchError("first_dealer", f"{dealer!r} is not one of the players")
+        raise MatchError("first_dealer", N_("{dealer!r} is not one of the players"), dealer=dealer)
     return dealer
 
 
@@ -98,12 +99,12 @@ def match_from_document(doc: object) -> Match:
 def read_document(doc: object) -> Match:
     """The match's fields and every hand, checked one by one (the fold checks the rest)."""
     if not isinstance(doc, dict):
-        raise MatchError("file", "must be a JSON object")
+        raise MatchError("file", N_("must be a JSON object"))
     players = read_players(doc)
     rules = rules_from(doc.get("rules"))
     hands = doc.get("hands", [])
     if not isinstance(hands, list):
-        raise MatchError("hands", "must be a list")
+        raise MatchError("hands", N_("must be a list"))
     return Match(
         players=players,
         format=read_format(doc),

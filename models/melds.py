@@ -28,6 +28,7 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from .cards import Card, CardError, SUITS, parse_card
+from .errors import N_, Message, Refusal
 
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 
@@ -46,7 +47,7 @@ _CARD_WEIGHT = 1
 _POINT_WEIGHT = 64
 
 
-class MeldError(ValueError):
+class MeldError(Refusal):
     """Input that is not a valid hand or meld; the message names the problem."""
 
 
@@ -77,7 +78,7 @@ def parse_hand(codes: Sequence[str]) -> list[Card]:
     """A dealt hand: 10 or 11 distinct cards (11 when the player has drawn)."""
     cards = _parse_codes(codes, "hand")
     if len(cards) not in (10, 11):
-        raise MeldError(f"a hand has 10 or 11 cards, this one has {len(cards)}")
+        raise MeldError(N_("a hand has 10 or 11 cards, this one has {count}"), count=len(cards))
     return cards
 
 
@@ -86,7 +87,7 @@ def parse_meld(codes: Sequence[str]) -> tuple[Card, ...]:
     cards = _parse_codes(codes, "meld")
     problem = _meld_problem(cards)
     if problem:
-        raise MeldError(f"{' '.join(codes)} is not a meld: {problem}")
+        raise MeldError(N_("{codes} is not a meld: {problem}"), codes=" ".join(codes), problem=problem)
     return tuple(sorted(cards))
 
 
@@ -95,7 +96,7 @@ def parse_knocker_melds(
 ) -> list[tuple[Card, ...]]:
     """The knocker's melds as codes: each a valid meld, none sharing a card."""
     if isinstance(groups, str) or not isinstance(groups, (list, tuple)):
-        raise MeldError("the knocker's melds are a list of card-code lists")
+        raise MeldError(N_("the knocker's melds are a list of card-code lists"))
     melds = [parse_meld(group) for group in groups]
     check_knocker_melds(melds, defender_cards)
     return melds
@@ -113,11 +114,11 @@ def check_knocker_melds(
     for meld in knocker_melds:
         for card in meld:
             if card in seen:
-                raise MeldError(f"{card.code} is in more than one of the knocker's melds")
+                raise MeldError(N_("{card} is in more than one of the knocker's melds"), card=card.code)
             seen.add(card)
     for card in defender_cards:
         if card in seen:
-            raise MeldError(f"{card.code} is in both the knocker's melds and the defender's hand")
+            raise MeldError(N_("{card} is in both the knocker's melds and the defender's hand"), card=card.code)
 
 
 def is_meld(cards: Sequence[Card]) -> bool:
@@ -125,36 +126,46 @@ def is_meld(cards: Sequence[Card]) -> bool:
     return _meld_problem(cards) is None
 
 
+_NOT_A_LIST = {
+    "hand": N_("a hand is a list of card codes such as ['7S', '10H']"),
+    "meld": N_("a meld is a list of card codes such as ['7S', '10H']"),
+}
+_TWICE_IN = {
+    "hand": N_("{card} appears twice in the hand"),
+    "meld": N_("{card} appears twice in the meld"),
+}
+
+
 def _parse_codes(codes: Sequence[str], what: str) -> list[Card]:
     """Card codes to Cards, naming the first bad or repeated card."""
     if isinstance(codes, str) or not isinstance(codes, (list, tuple)):
-        raise MeldError(f"a {what} is a list of card codes such as ['7S', '10H']")
+        raise MeldError(_NOT_A_LIST[what])
     cards: list[Card] = []
     for code in codes:
         try:
             card = parse_card(code)
         except CardError:
             raise MeldError(
-                f"{code!r} is not a card (rank A 2 ... 10 J Q K, then suit S H D C)"
+                N_("{text!r} is not a card (rank A 2 ... 10 J Q K, then suit S H D C)"), text=code
             ) from None
         if card in cards:
-            raise MeldError(f"{card.code} appears twice in the {what}")
+            raise MeldError(_TWICE_IN[what], card=card.code)
         cards.append(card)
     return cards
 
 
-def _meld_problem(cards: Sequence[Card]) -> str | None:
+def _meld_problem(cards: Sequence[Card]) -> Message | None:
     """Why these cards are not a meld, or None if they are one."""
     if len(cards) < 3:
-        return f"a meld needs at least 3 cards, not {len(cards)}"
+        return Message(N_("a meld needs at least 3 cards, not {count}"), count=len(cards))
     ranks = sorted(card.rank for card in cards)
     suits = {card.suit for card in cards}
     if ranks[0] == ranks[-1]:
-        return None if len(suits) == len(cards) else "a set needs a different suit on every card"
+        return None if len(suits) == len(cards) else Message(N_("a set needs a different suit on every card"))
     if len(suits) > 1:
-        return "a meld is one rank (a set) or one suit in sequence (a run)"
+        return Message(N_("a meld is one rank (a set) or one suit in sequence (a run)"))
     if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-        return "a run needs consecutive ranks, ace low (no wrap-around such as Q-K-A)"
+        return Message(N_("a run needs consecutive ranks, ace low (no wrap-around such as Q-K-A)"))
     return None
 
 
@@ -202,7 +213,7 @@ def _suit_masks(cards: Iterable[Card]) -> list[int]:
     for card in cards:
         i, bit = _SUIT_INDEX[card.suit], 1 << (card.rank - 1)
         if masks[i] & bit:
-            raise MeldError(f"{card.code} appears twice")
+            raise MeldError(N_("{card} appears twice"), card=card.code)
         masks[i] |= bit
     return masks
 
@@ -231,7 +242,7 @@ def best_after_layoffs(
         problem = _meld_problem(meld)
         if problem:
             codes = " ".join(card.code for card in meld)
-            raise MeldError(f"knocker's {codes} is not a meld: {problem}")
+            raise MeldError(N_("knocker's {codes} is not a meld: {problem}"), codes=codes, problem=problem)
     check_knocker_melds(knocker, defender)
     return _solve(defender, _Targets.from_melds(knocker))
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
-from .errors import MatchError
+from .errors import N_, MatchError
 
 DEALER_RULES = ("winner", "loser", "alternate")
 # Bounds that keep every setting meaningful; the upper ones only stop absurd input.
@@ -61,18 +61,18 @@ def is_integer(value: object) -> bool:
 def check_setting(name: str, value: object) -> None:
     field = f"rules.{name}"
     if name not in SETTING_NAMES:
-        raise MatchError(field, "unknown setting")
+        raise MatchError(field, N_("unknown setting"))
     if name in INT_RANGES:
         low, high = INT_RANGES[name]
         if not is_integer(value):
-            raise MatchError(field, "must be a whole number")
+            raise MatchError(field, N_("must be a whole number"))
         if not low <= value <= high:
-            raise MatchError(field, f"must be between {low} and {high}, not {value}")
+            raise MatchError(field, N_("must be between {low} and {high}, not {value}"), low=low, high=high, value=value)
     elif name in BOOL_SETTINGS:
         if not isinstance(value, bool):
-            raise MatchError(field, "must be true or false")
+            raise MatchError(field, N_("must be true or false"))
     elif value not in DEALER_RULES:
-        raise MatchError(field, f"must be one of {', '.join(DEALER_RULES)}, not {value!r}")
+        raise MatchError(field, N_("must be one of {choices}, not {value!r}"), choices=", ".join(DEALER_RULES), value=value)
 
 
 def rules_from(settings: object, base: Rules = Rules()) -> Rules:
@@ -80,7 +80,7 @@ def rules_from(settings: object, base: Rules = Rules()) -> Rules:
     if settings is None:
         return base
     if not isinstance(settings, dict):
-        raise MatchError("rules", "must be an object of settings")
+        raise MatchError("rules", N_("must be an object of settings"))
     for name, value in settings.items():
         check_setting(name, value)
     return replace(base, **settings)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from .errors import MatchError
+from .errors import N_, MatchError
 from .hand import other
 from .ledger import Sheet
 
@@ -42,14 +42,14 @@ def read_stake(amount: str | None, currency: str | None) -> Stake | None:
     try:
         value = Decimal(amount.strip().replace(",", "."))
     except InvalidOperation:
-        raise MatchError("stake", f"{amount!r} is not an amount such as 0.05") from None
+        raise MatchError("stake", N_("{amount!r} is not an amount such as 0.05"), amount=amount) from None
     if not value.is_finite() or value <= 0 or value > MAX_STAKE:
-        raise MatchError("stake", f"must be more than 0 and at most {MAX_STAKE}")
+        raise MatchError("stake", N_("must be more than 0 and at most {most}"), most=MAX_STAKE)
     if -value.as_tuple().exponent > MAX_PLACES:
-        raise MatchError("stake", f"at most {MAX_PLACES} decimal places")
+        raise MatchError("stake", N_("at most {places} decimal places"), places=MAX_PLACES)
     symbol = (currency or "").strip()
     if len(symbol) > MAX_SYMBOL:
-        raise MatchError("currency", f"at most {MAX_SYMBOL} characters")
+        raise MatchError("currency", N_("at most {most} characters"), most=MAX_SYMBOL)
     return Stake(value, symbol)
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 from . import match_cache
-from .errors import MatchError
+from .errors import N_, MatchError, Plural, Refusal
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match
@@ -320,10 +320,13 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
         current = get_match(conn, match_id)
         if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
             return Saved(len(current.match.hands), current.sheet(), duplicate=True)
-        if current.sheet().finished:
-            raise MatchOver("hand", "this match is over: start a rematch for more hands")
         match = current.match.with_hands(current.match.hands + (hand,))
-        sheet = record_change(conn, match_id, match)
+        try:
+            sheet = record_change(conn, match_id, match)  # the one fold of a saved hand
+        except MatchError as error:
+            if error.field == "hand" and error.hand == len(match.hands):
+                raise MatchOver("hand", N_("this match is over: start a rematch for more hands")) from None
+            raise
         last = conn.execute("SELECT COALESCE(MAX(position), 0) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
         insert_hand(conn, match_id, last + 1, hand, match.players, key)
     return Saved(len(match.hands), sheet)
@@ -405,7 +408,7 @@ def save_preset(conn: sqlite3.Connection, name: str, rules: Rules) -> None:
 
 # ---- players over time ---------------------------------------------------------
 
-class PlayerProblem(ValueError):
+class PlayerProblem(Refusal):
     """A rename, merge or delete that would lose or confuse someone's matches."""
 
 
@@ -427,7 +430,7 @@ def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:
         if player_named(conn, old) is None:
             raise NoSuchMatch(old)
         if player_named(conn, new) is not None:
-            raise PlayerProblem(f"{new} already exists: merge the two instead")
+            raise PlayerProblem(N_("{name} already exists: merge the two instead"), name=new)
         conn.execute("UPDATE player SET name = ? WHERE name = ?", (new, old))
 
 
@@ -438,14 +441,16 @@ def merge_players(conn: sqlite3.Connection, keep: str, drop: str) -> int:
         if kept is None or dropped is None:
             raise NoSuchMatch(keep if kept is None else drop)
         if kept["id"] == dropped["id"]:
-            raise PlayerProblem("choose two different players")
+            raise PlayerProblem(N_("choose two different players"))
         both = conn.execute(
             """SELECT COUNT(*) FROM match WHERE (player1_id = ? AND player2_id = ?)
                OR (player1_id = ? AND player2_id = ?)""",
             (kept["id"], dropped["id"], dropped["id"], kept["id"])).fetchone()[0]
         if both:
-            raise PlayerProblem(f"{keep} and {drop} played each other in {both} match(es); "
-                                "they cannot be one person")
+            raise PlayerProblem(Plural("{keep} and {drop} played each other in {count} match; "
+                                       "they cannot be one person",
+                                       "{keep} and {drop} played each other in {count} matches; "
+                                       "they cannot be one person", both, keep=keep, drop=drop))
         moved = conn.execute("UPDATE match SET player1_id = ? WHERE player1_id = ?",
                              (kept["id"], dropped["id"])).rowcount
         moved += conn.execute("UPDATE match SET player2_id = ? WHERE player2_id = ?",
@@ -463,7 +468,8 @@ def delete_player(conn: sqlite3.Connection, name: str) -> None:
         count = conn.execute("SELECT COUNT(*) FROM match WHERE player1_id = ? OR player2_id = ?",
                              (row["id"], row["id"])).fetchone()[0]
         if count:
-            raise PlayerProblem(f"{name} has {count} match(es); merge or rename instead")
+            raise PlayerProblem(Plural("{name} has {count} match; merge or rename instead",
+                                       "{name} has {count} matches; merge or rename instead", count, name=name))
         conn.execute("DELETE FROM player WHERE id = ?", (row["id"],))
 
 

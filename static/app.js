@@ -1,5 +1,13 @@
 // Gin Ledger: makes the hand form quicker. Every page works without it.
+// What it says comes from the page (#texts, in the page's language); it only fills in names and numbers.
 "use strict";
+var TEXTS = (function () {
+  var el = document.getElementById("texts");
+  return el ? JSON.parse(el.textContent) : {};
+})();
+function say(template, values) {
+  return (template || "").replace(/%\((\w+)\)s/g, function (m, key) { return values[key]; });
+}
 (function () {
   var form = document.getElementById("hand-form");
   document.querySelectorAll("form").forEach(function (f) {
@@ -37,10 +45,9 @@
     if (data && data.oklahoma && up && up.value) return up.value.charAt(0) === "A" ? 0 : cardValue(up.value);
     return data ? data.knock_limit : 10;
   }
-  function games(list) {
-    if (!list.length) return "no game";
-    if (list.length === 1) return "game " + list[0];
-    return "games " + list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
+  function games(list) {  // "1", "1 and 2", "1, 2 and 3"
+    if (list.length < 2) return list.join("");
+    return say(TEXTS.and, { rest: list.slice(0, -1).join(", "), last: list[list.length - 1] });
   }
   // The same arithmetic as models/hand.py; the server's answer after saving is what counts.
   function outcome(knocker, kd, odv) {
@@ -49,13 +56,13 @@
     var r;
     if (kd === 0) {
       var big = bigGin && bigGin.checked;
-      r = { word: big ? "Big gin! " : "Gin! ", winner: knocker, points: odv + (big ? data.big_gin : data.gin) };
+      r = { word: big ? TEXTS.big_gin : TEXTS.gin, winner: knocker, points: odv + (big ? data.big_gin : data.gin) };
     } else if (kd < odv) {
       r = { word: "", winner: knocker, points: odv - kd };
     } else {
-      r = { word: "Undercut! ", winner: other(knocker), points: kd - odv + data.undercut };
+      r = { word: TEXTS.undercut, winner: other(knocker), points: kd - odv + data.undercut };
     }
-    if (data.oklahoma && data.spade_double && up && /S$/.test(up.value)) { r.points *= 2; r.word += "Spades double. "; }
+    if (data.oklahoma && data.spade_double && up && /S$/.test(up.value)) { r.points *= 2; r.word += TEXTS.spades; }
     return r;
   }
   // "Count cards" takes the knocker and the upcard chosen so far to the card grid.
@@ -74,7 +81,7 @@
       setText("defender-name", other(knocker));
     }
     var kdText = checked("knocker_deadwood");
-    setText("layoff-note", kdText === "0" ? "(no lay-offs after gin)" : "after lay-offs");
+    setText("layoff-note", kdText === "0" ? TEXTS.no_layoffs : TEXTS.after_layoffs);
     if (countLink) countLinkFor(knocker);
     var limit = knockLimit();
     form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) { i.disabled = parseInt(i.value, 10) > limit; });
@@ -82,15 +89,16 @@
     var odv = od.value === "" ? NaN : parseInt(od.value, 10);
     if (!knocker || kdText === null || isNaN(odv)) { preview.textContent = ""; return; }
     var kd = parseInt(kdText, 10);
-    if (kd > limit) { preview.textContent = "Over the knock limit (" + limit + ")."; return; }
-    if (odv > 98) { preview.textContent = "Deadwood is at most 98."; return; }
+    if (kd > limit) { preview.textContent = say(TEXTS.over_limit, { limit: limit }); return; }
+    if (odv > 98) { preview.textContent = TEXTS.max_deadwood; return; }
     var bigGin = form.querySelector("[name=big_gin]");
-    if (kd !== 0 && bigGin && bigGin.checked) { preview.textContent = "Big gin needs 0 deadwood."; return; }
+    if (kd !== 0 && bigGin && bigGin.checked) { preview.textContent = TEXTS.big_gin_zero; return; }
     var r = outcome(knocker, kd, odv);
     var list = data.games[r.winner];
     var closes = list.filter(function (g) { return data.scores[g][r.winner] + r.points >= data.target; });
-    preview.textContent = r.word + r.winner + " scores " + r.points + " \u2192 " + games(list) + "." +
-      (closes.length ? " " + r.winner + " wins " + games(closes) + "!" : "");
+    var sentence = TEXTS.scores[Math.min(list.length, 3)];
+    preview.textContent = r.word + say(sentence, { winner: r.winner, points: r.points, games: games(list) }) +
+      (closes.length ? " " + say(TEXTS.wins[Math.min(closes.length, 3)], { winner: r.winner, games: games(closes) }) : "");
   }
   if (pad && od) {
     pad.hidden = false;
@@ -183,7 +191,7 @@
   var wanted = localStorage.getItem("gin-ledger-wake") !== "off";
   function show() {
     toggle.setAttribute("aria-pressed", wanted ? "true" : "false");
-    toggle.textContent = wanted ? "Screen stays on" : "Screen may sleep";
+    toggle.textContent = wanted ? TEXTS.wake_on : TEXTS.wake_off;
   }
   function acquire() {
     if (!wanted || lock || document.hidden) return;

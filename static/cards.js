@@ -27,7 +27,7 @@
   function none() {
     var span = document.createElement("span");
     span.className = "none";
-    span.textContent = "none";
+    span.textContent = TEXTS.none;
     return span;
   }
   function fill(el, side, list, className) {
@@ -60,7 +60,7 @@
     return fetch(form.dataset.api + "?" + params.toString(), { headers: { Accept: "application/json" } })
       .then(function (response) {
         return response.json().then(function (body) {
-          if (!response.ok) throw new Error(body.error || "the count failed");
+          if (!response.ok) throw new Error(body.error || TEXTS.count_failed);
           return body;
         });
       });
@@ -115,7 +115,7 @@
       });
     }).catch(function (error) {
       if (mine !== asked) return;
-      form.querySelector(".count-result[data-side=k] [data-role=status]").textContent = "Not counted: " + error.message;
+      form.querySelector(".count-result[data-side=k] [data-role=status]").textContent = say(TEXTS.not_counted, { reason: error.message });
     });
   }
   form.addEventListener("change", update);

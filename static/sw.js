@@ -16,18 +16,16 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-var NOT_SENT = "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
-  "<title>Not sent</title><body style='font:18px system-ui;margin:1.5rem'>" +
-  "<h1>Not saved: the server cannot be reached</h1>" +
-  "<p>Nothing was lost: go <b>back</b>, your entries are still in the form, and send them again when the Wi-Fi is back.</p></body></html>";
+// The two pages shown when the server cannot be reached (a hand not sent, a page not cached),
+// in the language of the page that installed this worker: views/pwa.py fills them in.
+var PAGES = {};
 
 function offline(request) {
   if (request.method !== "GET") {
-    return new Response(NOT_SENT, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    return new Response(PAGES.not_sent, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
   }
   return caches.match(request).then(function (hit) {
-    return hit || new Response(NOT_SENT.replace("Not saved: the server cannot be reached", "Offline: the server cannot be reached"),
-      { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    return hit || new Response(PAGES.offline, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
   });
 }
 

@@ -7,6 +7,14 @@ import pytest
 from app import create_app
 
 
+@pytest.fixture(autouse=True)
+def english_shell(monkeypatch):
+    """The CLI speaks the shell's language (i18n.environment_language): the tests expect English unless they ask."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def app():
     fd, path = tempfile.mkstemp(suffix=".sqlite")

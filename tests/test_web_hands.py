@@ -183,3 +183,15 @@ def test_missing_match_and_hand_are_404(client):
     assert client.get("/matches/999").status_code == 404
     match_id = new_match(client)
     assert client.get(f"/matches/{match_id}/hands/1").status_code == 404
+
+
+def test_the_page_script_gets_the_new_page_in_one_round_trip(client):
+    match_id = new_match(client)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    response = client.post(f"/matches/{match_id}/hands", headers={"X-Requested-With": "fetch"}, data={
+        "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"),
+        "knocker": "Ana", "knocker_deadwood": "4", "opponent_deadwood": "22"})
+    assert response.status_code == 200 and response.headers["X-Hand-Number"] == "1"
+    text = response.get_data(as_text=True)
+    assert 'id="hand-1"' in text and "Ana scores 18" in text
+    assert hand_count(client, match_id) == 1

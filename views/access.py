@@ -4,6 +4,7 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 
 from db import get_db
 from forms import LoginForm
@@ -11,7 +12,7 @@ from models import throttle
 
 bp = Blueprint("access", __name__)
 
-OPEN_ENDPOINTS = {"access.login", "static"}
+OPEN_ENDPOINTS = {"access.login", "static", "language.switch"}
 
 
 def passphrase() -> str | None:
@@ -40,22 +41,28 @@ def login():
     if form.validate_on_submit():
         db = get_db()
         if throttle.blocked(db, address):
-            form.passphrase.errors.append("Too many wrong tries; wait a quarter of an hour.")
+            form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
             return render_template("login.html", form=form), 429
         if hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode()):
             throttle.forget(db, address)
+            language = session.get("lang")
             session.clear()
+            if language:  # the language chosen on the login page stays
+                session["lang"] = language
             session["passed"] = True
             session.permanent = True  # PERMANENT_SESSION_LIFETIME: 30 days
-            flash("Welcome to the table.")
+            flash(gettext("Welcome to the table."))
             return redirect(safe_next(request.args.get("next")))
         throttle.record_failure(db, address)
-        form.passphrase.errors.append("That is not the passphrase.")
+        form.passphrase.errors.append(gettext("That is not the passphrase."))
         return render_template("login.html", form=form), 403
     return render_template("login.html", form=form), 400 if request.method == "POST" else 200
 
 
 @bp.post("/logout")
 def logout():
+    language = session.get("lang")
     session.clear()
+    if language:  # leaving the table does not change the language
+        session["lang"] = language
     return redirect(url_for("access.login") if passphrase() else url_for("matches.home"))

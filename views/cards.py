@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint, jsonify, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from forms import UPCARDS
 from models.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card
-from models.errors import MatchError
+from i18n import translated
+from models.errors import N_, MatchError
 from models.hand import knock_limit, other
 from models.melds import Arrangement, MeldError, best_after_layoffs, best_arrangement, parse_meld
 from models.rules import Rules
@@ -23,7 +25,10 @@ bp = Blueprint("cards", __name__)
 
 HAND_SIZE = 10
 MAX_CARDS = 11  # the knocker may hold 11 for big gin
-RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+RANK_WORDS = {"A": lazy_gettext("ace"), "J": lazy_gettext("jack"), "Q": lazy_gettext("queen"),
+              "K": lazy_gettext("king")}
+SUIT_WORDS = {"spades": lazy_gettext("spades"), "hearts": lazy_gettext("hearts"),
+              "diamonds": lazy_gettext("diamonds"), "clubs": lazy_gettext("clubs")}
 OKLAHOMA = Rules(oklahoma=True)
 
 
@@ -40,17 +45,17 @@ def read_cards(codes: list[str], field: str, limit: int = MAX_CARDS,
                taken: frozenset[Card] = frozenset(), taken_by: str = "") -> list[Card]:
     """Card codes to Cards; a refusal names the field (k, d, cards) and the card."""
     if len(codes) > limit:
-        raise MatchError(field, f"at most {limit} cards, not {len(codes)}")
+        raise MatchError(field, N_("at most {limit} cards, not {count}"), limit=limit, count=len(codes))
     cards: list[Card] = []
     for code in codes:
         try:
             card = parse_card(code)
         except CardError as error:
-            raise MatchError(field, str(error)) from None
+            raise MatchError(field, error) from None
         if card in cards:
-            raise MatchError(field, f"{card.code} appears twice")
+            raise MatchError(field, N_("{code} appears twice"), code=card.code)
         if card in taken:
-            raise MatchError(field, f"{card.code} is in the {taken_by}'s hand too")
+            raise MatchError(field, N_("{card} is in the knocker's hand too"), card=card.code)
         cards.append(card)
     return cards
 
@@ -59,7 +64,7 @@ def read_limit(text: str | None) -> int | None:
     if text is None or text == "":
         return None
     if not text.isdigit() or not 0 <= int(text) <= 10:
-        raise MatchError("limit", f"must be a whole number from 0 to 10, not {text!r}")
+        raise MatchError("limit", N_("must be a whole number from 0 to 10, not {text!r}"), text=text)
     return int(text)
 
 
@@ -69,7 +74,7 @@ def read_upcard(text: str | None) -> Card | None:
     try:
         return parse_card(text)
     except CardError as error:
-        raise MatchError("upcard", str(error)) from None
+        raise MatchError("upcard", error) from None
 
 
 def read_onto(values: list[str]) -> list[tuple[Card, ...]]:
@@ -78,7 +83,7 @@ def read_onto(values: list[str]) -> list[tuple[Card, ...]]:
         try:
             melds.append(parse_meld(value.split()))
         except MeldError as error:
-            raise MatchError("onto", str(error)) from None
+            raise MatchError("onto", error) from None
     return melds
 
 
@@ -123,15 +128,15 @@ def limit_phrase(rules: Rules, upcard: str | None) -> tuple[int, str]:
     if rules.oklahoma and upcard is not None:
         return upcard_limit(parse_card(upcard))
     limit = knock_limit(rules, None)
-    return limit, f"the knock limit {limit}"
+    return limit, gettext("the knock limit %(limit)s", limit=limit)
 
 
 def upcard_limit(upcard: Card) -> tuple[int, str]:
     """Oklahoma: the upcard's value is the limit, an ace means gin only (as models/hand.py)."""
     limit = knock_limit(OKLAHOMA, upcard.code)
     if limit == 0:
-        return 0, f"the Oklahoma limit 0 (upcard {face(upcard)}, an ace: gin only)"
-    return limit, f"the Oklahoma limit {limit} (upcard {face(upcard)})"
+        return 0, gettext("the Oklahoma limit 0 (upcard %(upcard)s, an ace: gin only)", upcard=face(upcard))
+    return limit, gettext("the Oklahoma limit %(limit)s (upcard %(upcard)s)", limit=limit, upcard=face(upcard))
 
 
 def best_discard(cards: list[Card]) -> tuple[Card, Arrangement]:
@@ -147,19 +152,26 @@ def best_discard(cards: list[Card]) -> tuple[Card, Arrangement]:
 def count_knocker(cards: list[Card], limit: int, phrase: str) -> Count:
     arrangement = best_arrangement(cards)
     if len(cards) < HAND_SIZE:
-        return Count(arrangement, "incomplete", f"{len(cards)} of 10 cards tapped.", None)
+        return Count(arrangement, "incomplete", tapped(len(cards)), None)
     if len(cards) == MAX_CARDS and arrangement.points == 0:
-        return Count(arrangement, "big_gin", "Big gin: all 11 cards melded (no lay-offs).", 0)
-    discard, then = None, ""
+        return Count(arrangement, "big_gin", gettext("Big gin: all 11 cards melded (no lay-offs)."), 0)
+    discard = None
     if len(cards) == MAX_CARDS:
         discard, arrangement = best_discard(cards)
-        then = f"Discard {face(discard)}: "
     points = arrangement.points
     if points == 0:
-        return Count(arrangement, "gin", f"{then}Gin: all 10 cards melded (no lay-offs).", 0, discard)
-    if points <= limit:
-        return Count(arrangement, "knock", f"{then}May knock with {points} (within {phrase}).", points, discard)
-    return Count(arrangement, "over", f"{then}Cannot knock: {points} is over {phrase}.", points, discard)
+        status, text = "gin", gettext("Gin: all 10 cards melded (no lay-offs).")
+    elif points <= limit:
+        status, text = "knock", gettext("May knock with %(points)s (within %(limit)s).", points=points, limit=phrase)
+    else:
+        status, text = "over", gettext("Cannot knock: %(points)s is over %(limit)s.", points=points, limit=phrase)
+    if discard is not None:
+        text = gettext("Discard %(card)s: %(then)s", card=face(discard), then=text)
+    return Count(arrangement, status, text, points, discard)
+
+
+def tapped(count: int) -> str:
+    return ngettext("%(num)d of 10 cards tapped.", "%(num)d of 10 cards tapped.", count)
 
 
 def count_defender(cards: list[Card], knocker: Count | None) -> Count:
@@ -171,15 +183,16 @@ def count_defender(cards: list[Card], knocker: Count | None) -> Count:
 
 def defender_count(arrangement: Arrangement, size: int, onto: tuple) -> Count:
     if size < HAND_SIZE:
-        return Count(arrangement, "incomplete", f"{size} of 10 cards tapped.", None, onto=onto)
+        return Count(arrangement, "incomplete", tapped(size), None, onto=onto)
     if size > HAND_SIZE:
-        return Count(arrangement, "too_many", "The defender holds 10 cards; untap one.", None, onto=onto)
+        return Count(arrangement, "too_many", gettext("The defender holds 10 cards; untap one."), None, onto=onto)
     points = arrangement.points
     if onto:
         laid = len(arrangement.laid_off)
-        text = f"Deadwood {points} after laying off {laid} card{'' if laid == 1 else 's'}."
+        text = ngettext("Deadwood %(points)s after laying off %(num)d card.",
+                        "Deadwood %(points)s after laying off %(num)d cards.", laid, points=points)
     else:
-        text = f"Deadwood {points}."
+        text = gettext("Deadwood %(points)s.", points=points)
     return Count(arrangement, "counted", text, points, onto=onto)
 
 
@@ -194,9 +207,9 @@ def card_face(code: str) -> dict | None:
     except CardError:
         return None
     rank = card.code[:-1]
-    suit = SUIT_NAMES[card.suit]
+    suit = str(SUIT_WORDS[SUIT_NAMES[card.suit]])
     return {"code": card.code, "rank": rank, "symbol": SUIT_SYMBOLS[card.suit], "suit": card.suit.lower(),
-            "suit_name": suit, "label": f"{RANK_WORDS.get(rank, rank)} of {suit}"}
+            "suit_name": suit, "label": gettext("%(rank)s of %(suit)s", rank=RANK_WORDS.get(rank, rank), suit=suit)}
 
 
 @bp.app_template_global("card_face")
@@ -237,7 +250,7 @@ def count(match_id: int):
         try:
             upcard = parse_card(upcard).code
         except CardError as error:
-            errors.append(MatchError("upcard", str(error)))
+            errors.append(MatchError("upcard", error))
             upcard = None
     if not match.rules.oklahoma:
         upcard = None
@@ -281,19 +294,19 @@ def arrange():
         upcard = read_upcard(request.args.get("upcard"))
         onto = read_onto(request.args.getlist("onto"))
         if limit is not None and upcard is not None:
-            raise MatchError("upcard", "send limit or an Oklahoma upcard, not both")
+            raise MatchError("upcard", N_("send limit or an Oklahoma upcard, not both"))
         if (limit is not None or upcard is not None) and onto:
-            raise MatchError("onto", "a knocker does not lay off; send limit (or upcard) or onto, not both")
+            raise MatchError("onto", N_("a knocker does not lay off; send limit (or upcard) or onto, not both"))
         cards = read_cards(codes_from(request.args.getlist("cards")), "cards")
         if upcard is not None:
             result = count_knocker(cards, *upcard_limit(upcard))
         elif limit is not None:
-            result = count_knocker(cards, limit, f"the knock limit {limit}")
+            result = count_knocker(cards, limit, gettext("the knock limit %(limit)s", limit=limit))
         else:
             arrangement = best_after_layoffs(cards, onto) if onto else best_arrangement(cards)
             result = defender_count(arrangement, len(cards), tuple(onto))
     except MeldError as error:
-        return jsonify(error=f"onto: {error}"), 400
+        return jsonify(error=gettext("%(field)s: %(reason)s", field="onto", reason=translated(error))), 400
     except MatchError as error:
-        return jsonify(error=error.line()), 400
+        return jsonify(error=translated(error)), 400
     return jsonify(result.to_dict())

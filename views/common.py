@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from flask import abort
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from db import get_db
+from i18n import games_list
 from models import storage
 from models.ledger import Line, Sheet
 
@@ -12,43 +14,48 @@ def match_or_404(match_id: int) -> storage.StoredMatch:
     try:
         return storage.get_match(get_db(), match_id)
     except storage.NoSuchMatch:
-        abort(404, description="There is no such match.")
+        abort(404, description=gettext("There is no such match."))
 
 
 def match_by_token_or_404(token: str) -> storage.StoredMatch:
     try:
         return storage.get_match_by_token(get_db(), token)
     except storage.NoSuchMatch:
-        abort(404, description="This read-only link is not known here.")
+        abort(404, description=gettext("This read-only link is not known here."))
 
 
-def games_phrase(games: tuple[int, ...] | list[int]) -> str:
+def scores_phrase(winner: str, points: int, games: tuple[int, ...] | list[int]) -> str:
+    """'Ben scores 35 → game 1.' (the sentence static/app.js says before saving, from the same catalogue)."""
     if not games:
-        return "no game"
-    numbers = [str(n) for n in games]
-    if len(numbers) == 1:
-        return f"game {numbers[0]}"
-    return "games " + ", ".join(numbers[:-1]) + " and " + numbers[-1]
+        return gettext("%(winner)s scores %(points)s → no game.", winner=winner, points=points)
+    return ngettext("%(winner)s scores %(points)s → game %(games)s.",
+                    "%(winner)s scores %(points)s → games %(games)s.", len(games),
+                    winner=winner, points=points, games=games_list(games))
+
+
+def wins_phrase(winner: str, games: tuple[int, ...] | list[int]) -> str:
+    return ngettext("%(winner)s wins game %(games)s.", "%(winner)s wins games %(games)s.", len(games),
+                    winner=winner, games=games_list(games))
 
 
 RESULT_WORDS = {
-    "knock": "",
-    "gin": "Gin! ",
-    "big_gin": "Big gin! ",
-    "undercut": "Undercut! ",
-    "points": "",
+    "knock": None,
+    "gin": lazy_gettext("Gin!"),
+    "big_gin": lazy_gettext("Big gin!"),
+    "undercut": lazy_gettext("Undercut!"),
+    "points": None,
 }
 
 
 def line_summary(line: Line) -> str:
-    """'Undercut! Ben scores 35 → game 1', as the preview and the flash say it."""
+    """'Hand 3: Undercut! Ben scores 35 → game 1.', as the flash says it after saving."""
     if line.outcome.winner is None:
-        return f"Hand {line.number}: a draw; {line.dealer} deals again."
-    text = (f"Hand {line.number}: {RESULT_WORDS[line.outcome.result]}{line.outcome.winner} scores "
-            f"{line.outcome.points} → {games_phrase(line.games)}.")
+        return gettext("Hand %(number)s: a draw; %(dealer)s deals again.", number=line.number, dealer=line.dealer)
+    word = RESULT_WORDS[line.outcome.result]
+    text = (f"{word} " if word else "") + scores_phrase(line.outcome.winner, line.outcome.points, line.games)
     if line.closed:
-        text += f" {line.outcome.winner} wins {games_phrase(line.closed)}."
-    return text
+        text += " " + wins_phrase(line.outcome.winner, line.closed)
+    return gettext("Hand %(number)s: %(summary)s", number=line.number, summary=text)
 
 
 def closing_changes(before: Sheet, after: Sheet) -> list[str]:
@@ -56,9 +63,10 @@ def closing_changes(before: Sheet, after: Sheet) -> list[str]:
     messages = []
     for old, new in zip(before.games, after.games):
         if old.winner and not new.winner:
-            messages.append(f"Game {new.number} is open again.")
+            messages.append(gettext("Game %(number)s is open again.", number=new.number))
         elif new.winner and old.winner != new.winner:
-            messages.append(f"Game {new.number} is now closed: {new.winner} wins it.")
+            messages.append(gettext("Game %(number)s is now closed: %(winner)s wins it.", number=new.number,
+                                    winner=new.winner))
     if before.finished and not after.finished:
-        messages.append("The match is no longer over.")
+        messages.append(gettext("The match is no longer over."))
     return messages

@@ -1,22 +1,25 @@
 """Entering, editing, deleting and undoing hands. Every change is only a recomputation."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+
+from flask_babel import gettext, lazy_gettext
 
 from db import get_db
 from forms import HandForm, VersionForm
 from models import storage
 from models.entry import read_entry
-from models.errors import MatchError
+from i18n import translated
+from models.errors import N_, MatchError
 from models.ledger import score_sheet
 
 from .common import closing_changes, line_summary, match_or_404
 from .matches import attach_error, hand_form_for, render_match
-from .sheet_view import preview_data
+from .sheet_view import RESULT_NAMES, preview_data
 
 bp = Blueprint("hands", __name__)
 
-STALE = "This match changed on another phone; here it is now."
+STALE = lazy_gettext("This match changed on another phone; here it is now.")
 
 
 def sheet_url(match_id: int, number: int | None = None) -> str:
@@ -49,9 +52,15 @@ def add(match_id: int):
         attach_error(form, error)
         return render_match(stored, form, 400)
     if saved.duplicate:
-        flash("That hand was already saved; nothing was added twice.")
+        flash(gettext("That hand was already saved; nothing was added twice."))
     else:
         flash(line_summary(saved.sheet.lines[-1]), "saved")
+    if request.headers.get("X-Requested-With") == "fetch":
+        # The page script asked: answer with the new page itself, so a saved hand
+        # costs one round trip; without the script it is Post/Redirect/Get.
+        response = make_response(render_match(match_or_404(match_id)))
+        response.headers["X-Hand-Number"] = str(saved.number)
+        return response
     return redirect(sheet_url(match_id, saved.number))
 
 
@@ -66,15 +75,17 @@ def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
 
 def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status: int = 200):
     sheet = stored.sheet()
+    line = sheet.lines[number - 1]
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
-                           line=sheet.lines[number - 1], form=form, preview=preview_data(stored, sheet),
+                           line=line, result_name=RESULT_NAMES[line.outcome.result], form=form,
+                           preview=preview_data(stored, sheet),
                            delete_form=VersionForm(formdata=None, version=stored.version)), status
 
 
 def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
     if not 1 <= number <= len(stored.match.hands):
         from flask import abort
-        abort(404, description="There is no such hand in this match.")
+        abort(404, description=gettext("There is no such hand in this match."))
 
 
 @bp.get("/matches/<int:match_id>/hands/<int:number>")
@@ -101,20 +112,20 @@ def update(match_id: int, number: int):
     try:
         saved = storage.replace_hand(get_db(), match_id, number, posted_hand(form, stored), posted_version(form))
     except storage.StaleMatch:
-        flash(STALE, "warning")
+        flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
     except MatchError as error:
         attach_error(form, explain_early_end(error))
         return render_edit(stored, number, form, 400)
-    report_change(stored.sheet(), saved, f"Hand {number} changed; the sheet is recomputed.")
+    report_change(stored.sheet(), saved, gettext("Hand %(number)s changed; the sheet is recomputed.", number=number))
     return redirect(sheet_url(match_id, number))
 
 
 def explain_early_end(error: MatchError) -> MatchError:
     """An edit that ends the match before its last hand would strand the hands after it."""
     if error.field == "hand" and error.hand is not None:
-        return MatchError("hand", f"with this change the match would be over before hand {error.hand}; "
-                                  "delete the hands after it first")
+        return MatchError("hand", N_("with this change the match would be over before hand {hand}; "
+                                     "delete the hands after it first"), None, hand=error.hand)
     return error
 
 
@@ -122,31 +133,31 @@ def explain_early_end(error: MatchError) -> MatchError:
 def delete(match_id: int, number: int):
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
-    return remove(stored, number, f"Hand {number} deleted; the sheet is recomputed.")
+    return remove(stored, number, gettext("Hand %(number)s deleted; the sheet is recomputed.", number=number))
 
 
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
     stored = match_or_404(match_id)
     if not stored.match.hands:
-        flash("There is no hand to undo.")
+        flash(gettext("There is no hand to undo."))
         return redirect(sheet_url(match_id))
     number = len(stored.match.hands)
-    return remove(stored, number, f"Hand {number} undone.")
+    return remove(stored, number, gettext("Hand %(number)s undone.", number=number))
 
 
 def remove(stored: storage.StoredMatch, number: int, what: str):
     form = VersionForm()
     if not form.validate_on_submit():
-        flash("The form had expired; nothing was changed. Please try again.", "warning")
+        flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
         return redirect(sheet_url(stored.id))
     try:
         saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form))
     except storage.StaleMatch:
-        flash(STALE, "warning")
+        flash(str(STALE), "warning")
         return redirect(sheet_url(stored.id))
     except MatchError as error:  # deleting a hand can end the match before later hands
-        flash(explain_early_end(error).line(), "error")
+        flash(translated(explain_early_end(error)), "error")
         return redirect(sheet_url(stored.id))
     report_change(stored.sheet(), saved, what)
     return redirect(sheet_url(stored.id))

@@ -7,6 +7,7 @@ threads) better than server-sent events, which would hold a thread per follower.
 from __future__ import annotations
 
 from flask import Blueprint, abort, make_response, render_template, request, url_for
+from flask_babel import gettext
 
 from db import get_db
 from models import storage
@@ -27,7 +28,7 @@ def fragment(match_id: int | None = None, token: str | None = None):
     try:
         found_id, version = storage.match_version(get_db(), match_id, token)
     except storage.NoSuchMatch:
-        abort(404, description="There is no such match.")
+        abort(404, description=gettext("There is no such match."))
     tag = etag_for(found_id, version)
     if tag in request.headers.get("If-None-Match", ""):
         response = make_response("", 304)

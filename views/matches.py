@@ -4,11 +4,13 @@ from __future__ import annotations
 import random
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 
 from db import get_db
 from forms import UPCARDS, HandForm, ImportForm, NewMatchForm, VersionForm
 from models import storage
-from models.errors import MatchError
+from i18n import translated, translated_reason
+from models.errors import N_, MatchError
 from models.stakes import read_stake
 from models.match import Match
 from models.matchfile import check_name, load_match
@@ -55,15 +57,15 @@ def preset_rules() -> dict:
 def match_from_form(form: NewMatchForm, presets: dict) -> Match:
     names = form.players.data or []
     if len(names) != 2:
-        raise MatchError("players", "enter two names")
+        raise MatchError("players", N_("enter two names"))
     for name in names:
         check_name(name, "players")
     if names[0].casefold() == names[1].casefold():
-        raise MatchError("players", "the two players must differ")
+        raise MatchError("players", N_("the two players must differ"))
     players = (names[0], names[1])
     rules = rules_from(form.chosen_settings(), presets.get(form.preset.data or "classic", PRESETS["classic"]))
     if form.first_dealer.data and form.first_dealer.data not in players + ("1", "2", "random"):
-        raise MatchError("first_dealer", f"{form.first_dealer.data!r} is not one of the players")
+        raise MatchError("first_dealer", N_("{dealer!r} is not one of the players"), dealer=form.first_dealer.data)
     return Match(players=players, format=form.format.data or "hollywood",
                  first_dealer=pick_first_dealer(form.first_dealer.data, players), rules=rules)
 
@@ -73,9 +75,9 @@ def attach_error(form, error: MatchError) -> None:
     name = error.field.removeprefix("rules.").replace(".", "_")  # cards.knocker -> cards_knocker
     field = getattr(form, name, None)
     if field is not None and hasattr(field, "errors"):
-        field.errors = list(field.errors) + [error.reason]
+        field.errors = list(field.errors) + [translated_reason(error)]
     else:
-        form.form_errors.append(error.line())
+        form.form_errors.append(translated(error))
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
@@ -92,12 +94,13 @@ def new_match():
         else:
             if form.save_as.data and form.save_as.data.strip():
                 storage.save_preset(get_db(), form.save_as.data.strip(), match.rules)
-                flash(f"Rules saved as the preset “{form.save_as.data.strip()}”.")
+                flash(gettext("Rules saved as the preset “%(name)s”.", name=form.save_as.data.strip()))
             match_id = storage.create_match(get_db(), match, stake)
-            flash(f"New match: {match.players[0]} vs {match.players[1]}. {match.dealer} deals first.")
+            flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=match.players[0],
+                          two=match.players[1], dealer=match.dealer))
             return redirect(url_for("matches.show", match_id=match_id))
     elif request.method == "POST" and not form.errors:
-        form.form_errors.append("Please check the form.")
+        form.form_errors.append(gettext("Please check the form."))
     status = 400 if request.method == "POST" else 200
     return render_template("new_match.html", form=form, known=storage.player_names(get_db()),
                            presets=presets), status
@@ -158,12 +161,13 @@ def rematch(match_id: int):
     old = match_or_404(match_id)
     sheet = old.sheet()
     if not sheet.finished:
-        flash("This match is still being played.")
+        flash(gettext("This match is still being played."))
         return redirect(url_for("matches.show", match_id=match_id))
     match = Match(players=old.match.players, format=old.match.format,
                   first_dealer=sheet.next_dealer, rules=old.match.rules)
     new_id = storage.create_match(get_db(), match, old.stake)
-    flash(f"Rematch: {match.players[0]} vs {match.players[1]}, same rules. {match.dealer} deals first.")
+    flash(gettext("Rematch: %(one)s vs %(two)s, same rules. %(dealer)s deals first.", one=match.players[0],
+                  two=match.players[1], dealer=match.dealer))
     return redirect(url_for("matches.show", match_id=new_id))
 
 
@@ -172,11 +176,11 @@ def uploaded_text(form: ImportForm) -> bytes:
     if upload and getattr(upload, "filename", ""):
         data = upload.read(MAX_IMPORT_BYTES + 1)
         if len(data) > MAX_IMPORT_BYTES:
-            raise MatchError("file", f"is larger than {MAX_IMPORT_BYTES // 1000} KB")
+            raise MatchError("file", N_("is larger than {size} KB"), size=MAX_IMPORT_BYTES // 1000)
         return data
     if form.text.data and form.text.data.strip():
         return form.text.data.encode("utf-8", "surrogatepass")
-    raise MatchError("file", "choose a match file or paste one")
+    raise MatchError("file", N_("choose a match file or paste one"))
 
 
 @bp.post("/import")
@@ -186,11 +190,13 @@ def import_match():
         try:
             match = load_match(uploaded_text(form))
         except MatchError as error:
-            flash(f"Not imported: {error.line()}", "error")
+            flash(gettext("Not imported: %(reason)s", reason=translated(error)), "error")
         else:
             match_id = storage.create_match(get_db(), match)
-            flash(f"Imported {match.players[0]} vs {match.players[1]}: {len(match.hands)} hands.")
+            flash(ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
+                           len(match.hands), one=match.players[0], two=match.players[1]))
             return redirect(url_for("matches.show", match_id=match_id))
     else:
-        flash("Not imported: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()), "error")
+        flash(gettext("Not imported: %(reason)s", reason="; ".join(f"{k}: {' '.join(map(str, v))}"
+                                                                   for k, v in form.errors.items())), "error")
     return render_home(form, 400)

@@ -5,10 +5,12 @@ import csv
 import io
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext, ngettext
 
 from db import get_db
 from forms import MergeForm, RenameForm, VersionForm
 from models import storage
+from i18n import translated
 from models.errors import MatchError
 from models.matchfile import check_name
 from models.stats import player_record, running_net
@@ -23,7 +25,7 @@ def player_or_404(player_id: int):
     try:
         return storage.player_by_id(get_db(), player_id)
     except storage.NoSuchMatch:
-        abort(404, description="There is no such player.")
+        abort(404, description=gettext("There is no such player."))
 
 
 @bp.get("/players")
@@ -92,36 +94,39 @@ def rename(player_id: int):
     player = player_or_404(player_id)
     form = RenameForm()
     if not form.validate_on_submit():
-        return back_to_players("New name: " + " ".join(form.errors.get("new_name", ["is required"])), "error")
+        reasons = form.errors.get("new_name", [gettext("is required")])
+        return back_to_players(gettext("New name: %(reason)s", reason=" ".join(map(str, reasons))), "error")
     try:
         new = check_name(form.new_name.data.strip(), "new_name")
         storage.rename_player(get_db(), player["name"], new)
     except (MatchError, storage.PlayerProblem) as error:
-        return back_to_players(f"Not renamed: {error}", "error")
-    return back_to_players(f"{player['name']} is now {new}, in every match.")
+        return back_to_players(gettext("Not renamed: %(reason)s", reason=translated(error)), "error")
+    return back_to_players(gettext("%(old)s is now %(new)s, in every match.", old=player["name"], new=new))
 
 
 @bp.post("/players/merge")
 def merge():
     form = MergeForm()
     if not form.validate_on_submit():
-        return back_to_players("Merge: both names are required.", "error")
+        return back_to_players(gettext("Merge: both names are required."), "error")
     try:
         moved = storage.merge_players(get_db(), form.keep.data.strip(), form.drop.data.strip())
     except storage.NoSuchMatch as error:
-        return back_to_players(f"Not merged: there is no player {error.args[0]}.", "error")
+        return back_to_players(gettext("Not merged: there is no player %(name)s.", name=error.args[0]), "error")
     except storage.PlayerProblem as error:
-        return back_to_players(f"Not merged: {error}", "error")
-    return back_to_players(f"{form.drop.data.strip()} merged into {form.keep.data.strip()}: {moved} match(es) moved.")
+        return back_to_players(gettext("Not merged: %(reason)s", reason=translated(error)), "error")
+    return back_to_players(ngettext("%(drop)s merged into %(keep)s: %(num)d match moved.",
+                                    "%(drop)s merged into %(keep)s: %(num)d matches moved.", moved,
+                                    drop=form.drop.data.strip(), keep=form.keep.data.strip()))
 
 
 @bp.post("/players/<int:player_id>/delete")
 def delete(player_id: int):
     player = player_or_404(player_id)
     if not VersionForm().validate_on_submit():
-        return back_to_players("The form had expired; nothing was changed.", "error")
+        return back_to_players(gettext("The form had expired; nothing was changed."), "error")
     try:
         storage.delete_player(get_db(), player["name"])
     except storage.PlayerProblem as error:
-        return back_to_players(f"Not deleted: {error}", "error")
-    return back_to_players(f"{player['name']} deleted.")
+        return back_to_players(gettext("Not deleted: %(reason)s", reason=translated(error)), "error")
+    return back_to_players(gettext("%(name)s deleted.", name=player["name"]))

@@ -5,7 +5,7 @@ import hashlib
 import os
 from urllib.parse import quote
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, json, render_template
 
 bp = Blueprint("pwa", __name__)
 
@@ -27,6 +27,9 @@ def service_worker():
     """Served from the root so it may look after every page, not only /static/."""
     with open(os.path.join(current_app.static_folder, "sw.js"), encoding="utf-8") as stream:
         script = stream.read().replace("gin-ledger-v1", "gin-ledger-" + static_fingerprint(current_app.static_folder))
+    pages = {"not_sent": render_template("_offline.html", offline=False),
+             "offline": render_template("_offline.html", offline=True)}
+    script = script.replace("var PAGES = {};", "var PAGES = " + json.dumps(pages) + ";", 1)
     response = Response(script, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.headers["Cache-Control"] = "no-cache"

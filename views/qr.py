@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import segno
@@ -11,6 +12,7 @@ from markupsafe import Markup
 import netinfo
 
 
+@lru_cache(maxsize=256)
 def qr_svg(text: str, label: str) -> Markup:
     """Dark on a white quiet zone in either colour scheme; `label` is what a screen reader hears."""
     code = segno.make(text, error="m")

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext, lazy_gettext
+
 from forms import VersionForm
 from models.ledger import Game, Line, Sheet, games_for_win
 from models.race import races
@@ -11,12 +13,12 @@ from models.stakes import payments
 from .charts import plot
 
 RESULT_NAMES = {
-    "knock": "knock",
-    "gin": "gin",
-    "big_gin": "big gin",
-    "undercut": "undercut",
-    "draw": "draw",
-    "points": "points",
+    "knock": lazy_gettext("knock"),
+    "gin": lazy_gettext("gin"),
+    "big_gin": lazy_gettext("big gin"),
+    "undercut": lazy_gettext("undercut"),
+    "draw": lazy_gettext("draw"),
+    "points": lazy_gettext("points"),
 }
 
 
@@ -31,8 +33,9 @@ class Row:
 def row_note(line: Line) -> str:
     name = RESULT_NAMES[line.outcome.result]
     if line.outcome.winner is None:
-        return f"{name} · {line.dealer} dealt"
-    return f"{name} {line.outcome.points} · {line.dealer} dealt"
+        return gettext("%(result)s · %(dealer)s dealt", result=name, dealer=line.dealer)
+    return gettext("%(result)s %(points)s · %(dealer)s dealt", result=name, points=line.outcome.points,
+                   dealer=line.dealer)
 
 
 def sheet_rows(sheet: Sheet) -> list[Row]:
@@ -50,8 +53,8 @@ def sheet_rows(sheet: Sheet) -> list[Row]:
 
 def game_status(game: Game) -> str:
     if game.open:
-        return "open"
-    return f"{game.winner} wins"
+        return gettext("open")
+    return gettext("%(winner)s wins", winner=game.winner)
 
 
 def preview_data(stored, sheet) -> dict:

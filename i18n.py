@@ -1,0 +1,311 @@
+"""Languages: English, Czech, Slovak and Albanian, with Flask-Babel.
+
+The page's language is the one chosen with the footer switch (kept in the
+session), else the browser's Accept-Language, else English. The CLI takes it
+from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), English by default.
+
+The catalogues are `translations/<lang>/LC_MESSAGES/messages.po`. The compiled
+`.mo` files are not kept in git: `prepare_catalogues` compiles each one that is
+missing or older than its `.po` when the app starts (into the instance folder
+if `translations/` cannot be written), so `flask run` needs no compile step.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from datetime import date
+from decimal import Decimal
+from urllib.parse import urlencode, urlsplit
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from flask import Blueprint, Flask, abort, redirect, request, session
+from flask import has_request_context
+from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext, ngettext
+
+from models.errors import MatchError, Message, Refusal
+
+# Each language in its own name, as the footer offers it.
+LANGUAGES = {"en": "English", "cs": "Čeština", "sk": "Slovenčina", "sq": "Shqip"}
+DEFAULT = "en"
+DOMAIN = "messages"
+SOURCE_DIR = "translations"
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+bp = Blueprint("language", __name__)
+
+
+# --------------------------------------------------------------------------
+# Catalogues: compiled when the app starts
+# --------------------------------------------------------------------------
+
+def catalogue_paths(directory: str) -> dict[str, str]:
+    """{lang: path of its messages.po} for every catalogue under `directory`."""
+    found = {}
+    for lang in sorted(os.listdir(directory)) if os.path.isdir(directory) else ():
+        po = os.path.join(directory, lang, "LC_MESSAGES", DOMAIN + ".po")
+        if os.path.isfile(po):
+            found[lang] = po
+    return found
+
+
+def compile_po(po_path: str, mo_path: str, lang: str) -> None:
+    """Compile one catalogue; the .mo appears whole (written aside, then renamed)."""
+    with open(po_path, "rb") as stream:
+        catalog = read_po(stream, locale=lang, domain=DOMAIN)
+    folder = os.path.dirname(mo_path)
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".messages-", suffix=".mo")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            write_mo(stream, catalog)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, mo_path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def compile_stale(source: str, target: str) -> list[str]:
+    """Compile every source catalogue whose .mo under `target` is missing or older; returns the languages."""
+    compiled = []
+    for lang, po in catalogue_paths(source).items():
+        mo = os.path.join(target, lang, "LC_MESSAGES", DOMAIN + ".mo")
+        if not os.path.exists(mo) or os.stat(po).st_mtime_ns > os.stat(mo).st_mtime_ns:
+            compile_po(po, mo, lang)
+            compiled.append(lang)
+    return compiled
+
+
+def prepare_catalogues(app: Flask) -> str:
+    """The directory the app reads its .mo files from, after compiling what was stale."""
+    source = os.path.join(app.root_path, SOURCE_DIR)
+    try:
+        compile_stale(source, source)
+        return source
+    except OSError:  # a read-only checkout: compile into the instance folder instead
+        target = os.path.join(app.instance_path, SOURCE_DIR)
+        compile_stale(source, target)
+        return target
+
+
+# --------------------------------------------------------------------------
+# Which language
+# --------------------------------------------------------------------------
+
+def select_locale() -> str | None:
+    """The footer's choice (session), else the browser's Accept-Language, else English."""
+    if not has_request_context():
+        return None
+    chosen = session.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT
+
+
+def current_language() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+
+
+def remember_language() -> None:
+    """`?lang=cs` on any page keeps that language for this browser (runs before every request)."""
+    chosen = request.args.get("lang")
+    if chosen in LANGUAGES and session.get("lang") != chosen:
+        session["lang"] = chosen
+
+
+def safe_target(target: str | None) -> str:
+    """Only a path on this site; never //host or a backslash a browser may read as one."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"
+
+
+@bp.get("/language/<code>")
+def switch(code: str):
+    """The footer's links: keep the language in the session and go back to the page."""
+    if code not in LANGUAGES:
+        abort(404)
+    session["lang"] = code
+    return redirect(safe_target(request.args.get("next")), 303)
+
+
+def here() -> str:
+    """The page to come back to after switching: this one, or the one a refused POST came from."""
+    if request.method == "GET":
+        args = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
+        return request.path + ("?" + urlencode(args) if args else "")
+    referrer = request.referrer or ""
+    if referrer.startswith(request.host_url):
+        parts = urlsplit(referrer)
+        return parts.path + ("?" + parts.query if parts.query else "")
+    return "/"
+
+
+def language_links() -> list[dict]:
+    from flask import url_for
+
+    back = here()
+    now = current_language()
+    return [{"code": code, "name": name, "current": code == now,
+             "url": url_for("language.switch", code=code, next=back)}
+            for code, name in LANGUAGES.items()]
+
+
+def vary_on_language(response):
+    """Everything but the static files differs by Accept-Language (the session's choice already adds Cookie)."""
+    if request.endpoint != "static":
+        response.vary.add("Accept-Language")
+    return response
+
+
+# --------------------------------------------------------------------------
+# The engine's refusals, translated
+# --------------------------------------------------------------------------
+
+def plain_gettext(text: str) -> str:
+    return get_translations().ugettext(text)
+
+
+def plain_ngettext(singular: str, plural: str, count: int) -> str:
+    return get_translations().ungettext(singular, plural, count)
+
+
+def render(message: Message) -> str:
+    return message.render(plain_gettext, plain_ngettext)
+
+
+def translated_reason(error: MatchError | Refusal) -> str:
+    """Only the why, as shown next to the form field it concerns."""
+    return render(error.message)
+
+
+def translated(error: BaseException) -> str:
+    """A refusal in the current language: 'hand 3, knocker_deadwood: 12 is over the knock limit 10'.
+
+    The field names stay the match file's keys, whatever the language.
+    """
+    if isinstance(error, MatchError):
+        reason = render(error.message)
+        if error.hand is not None:
+            return gettext("hand %(hand)s, %(field)s: %(reason)s", hand=error.hand, field=error.field, reason=reason)
+        return gettext("%(field)s: %(reason)s", field=error.field, reason=reason)
+    if isinstance(error, Refusal):
+        return render(error.message)
+    return str(error)
+
+
+# --------------------------------------------------------------------------
+# Numbers, money and dates in the page's language
+# --------------------------------------------------------------------------
+
+def number(value) -> str:
+    """A count or a net that may run into thousands: 1,234 / 1 234 as the language writes it."""
+    return format_decimal(value, locale=current_language())
+
+
+def one_decimal(value) -> str:
+    return format_decimal(value, format="#,##0.0", locale=current_language())
+
+
+def money(amount: Decimal, stake) -> str:
+    """An exact Decimal amount with at least two places (more if the stake has them), then the symbol."""
+    places = max(2, -stake.per_point.as_tuple().exponent)
+    text = format_decimal(amount, format="#,##0." + "0" * places, locale=current_language(),
+                          decimal_quantization=False)
+    return f"{text} {stake.currency}".strip()
+
+
+def day(stamp: str | None) -> str:
+    """The date of a stored timestamp ('2026-11-29T10:00:00+00:00') as the language writes dates."""
+    if not stamp:
+        return ""
+    return format_date(date.fromisoformat(stamp[:10]), format="medium")
+
+
+# --------------------------------------------------------------------------
+# Texts the page scripts need (they never hold English of their own)
+# --------------------------------------------------------------------------
+
+def games_list(numbers: list[int] | tuple[int, ...]) -> str:
+    """'1', '1 and 2', '1, 2 and 3' (the games a hand went into)."""
+    texts = [str(n) for n in numbers]
+    if len(texts) <= 1:
+        return "".join(texts)
+    return gettext("%(rest)s and %(last)s", rest=", ".join(texts[:-1]), last=texts[-1])
+
+
+def scores_sentence(count: int) -> str:
+    """'%(winner)s scores %(points)s → games %(games)s.' for a win written into `count` games."""
+    if count == 0:
+        return gettext("%(winner)s scores %(points)s → no game.")
+    return ngettext("%(winner)s scores %(points)s → game %(games)s.",
+                    "%(winner)s scores %(points)s → games %(games)s.", count, winner="%(winner)s",
+                    points="%(points)s", games="%(games)s")
+
+
+def script_texts(games: int = 3) -> dict:
+    """What static/app.js and static/cards.js say, in the page's language, with %(name)s blanks."""
+    keep = {"winner": "%(winner)s", "points": "%(points)s", "games": "%(games)s"}
+    return {
+        "scores": {str(n): scores_sentence(n) for n in range(0, games + 1)},
+        "wins": {str(n): ngettext("%(winner)s wins game %(games)s!", "%(winner)s wins games %(games)s!", n,
+                                  winner=keep["winner"], games=keep["games"]) for n in range(1, games + 1)},
+        "and": gettext("%(rest)s and %(last)s", rest="%(rest)s", last="%(last)s"),
+        "gin": gettext("Gin!") + " ",
+        "big_gin": gettext("Big gin!") + " ",
+        "undercut": gettext("Undercut!") + " ",
+        "spades": gettext("Spades double.") + " ",
+        "over_limit": gettext("Over the knock limit (%(limit)s).", limit="%(limit)s"),
+        "max_deadwood": gettext("Deadwood is at most 98."),
+        "big_gin_zero": gettext("Big gin needs 0 deadwood."),
+        "no_layoffs": gettext("(no lay-offs after gin)"),
+        "after_layoffs": gettext("after lay-offs"),
+        "wake_on": gettext("Screen stays on"),
+        "wake_off": gettext("Screen may sleep"),
+        "none": gettext("none"),
+        "not_counted": gettext("Not counted: %(reason)s", reason="%(reason)s"),
+        "count_failed": gettext("the count failed"),
+    }
+
+
+# --------------------------------------------------------------------------
+# The command line: the language of the environment
+# --------------------------------------------------------------------------
+
+def environment_language(environ=None) -> str:
+    """The first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG that names en, cs, sk or sq ('cs_CZ.UTF-8' -> cs)."""
+    environ = os.environ if environ is None else environ
+    for name in ENVIRONMENT:
+        for part in (environ.get(name) or "").split(":"):
+            code = part.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+    return DEFAULT
+
+
+@contextmanager
+def speaking(app: Flask, lang: str | None = None):
+    """Translate outside a request (the CLI): an app context with the language forced."""
+    with app.app_context(), force_locale(lang or environment_language()):
+        yield
+
+
+# --------------------------------------------------------------------------
+# Wiring
+# --------------------------------------------------------------------------
+
+def init_app(app: Flask) -> None:
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = prepare_catalogues(app)
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    Babel(app, locale_selector=select_locale)
+    app.before_request(remember_language)
+    app.register_blueprint(bp)
+    app.after_request(vary_on_language)
+    app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day)
+    app.jinja_env.globals.update(refusal=translated, language_links=language_links, lang=current_language,
+                                 script_texts=script_texts, games_list=games_list)
