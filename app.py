@@ -91,7 +91,8 @@ def register_views(app: Flask) -> None:
     compress.init_app(app)
     from views.qr import qr_svg, table_base_url, table_url
 
-    app.jinja_env.globals.update(qr=qr_svg, table_url=table_url, table_base_url=table_base_url,
+    app.after_request(pwa.cache_versioned_static)
+    app.jinja_env.globals.update(qr=qr_svg, table_url=table_url, table_base_url=table_base_url, asset=pwa.asset,
                                  icon_data_uri=pwa.icon_data_uri(app.static_folder))
 
 

@@ -270,6 +270,8 @@ def script_texts(games: int = 3) -> dict:
         "none": gettext("none"),
         "not_counted": gettext("Not counted: %(reason)s", reason="%(reason)s"),
         "count_failed": gettext("the count failed"),
+        "not_sent": gettext("Not saved: the server cannot be reached") + ". "
+        + gettext("Your entries are still here: tap Save again when the Wi-Fi is back."),
     }
 
 

@@ -18,6 +18,39 @@ function say(template, values) {
       }, 0);
     });
   });
+  // Saving a hand: one round trip. The server answers the script with the new page itself
+  // (a refusal too, with its messages by the fields); if the server cannot be reached the
+  // entries stay in the form and the page says so. Without the script: Post/Redirect/Get.
+  document.querySelectorAll("form[data-fetch]").forEach(function (f) {
+    f.addEventListener("submit", function (event) {
+      if (!window.fetch || !window.FormData) return;
+      event.preventDefault();
+      fetch(f.action, { method: "POST", body: new FormData(f), credentials: "same-origin",
+                        headers: { "X-Requested-With": "fetch" } })
+        .then(function (r) {
+          // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
+          var hand = r.headers.get("X-Hand-Number");
+          var page = r.headers.get("Content-Location") || (r.redirected ? r.url : location.href.split("#")[0]);
+          var url = page + (hand ? "#hand-" + hand : "");
+          return r.text().then(function (html) {
+            history.replaceState(null, "", url);
+            document.open();
+            document.write(html);
+            document.close();
+            window.scrollTo(0, 0);
+          });
+        })
+        .catch(function () {
+          f.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
+          var where = f.querySelector("[data-role=preview]") || f;
+          var note = document.createElement("p");
+          note.className = "error";
+          note.setAttribute("role", "alert");
+          note.textContent = TEXTS.not_sent;
+          where.after(note);
+        });
+    });
+  });
   if (!form) return;
   var data = form.dataset.preview ? JSON.parse(form.dataset.preview) : null;
   var od = form.querySelector("[name=opponent_deadwood]");
@@ -176,7 +209,7 @@ function say(template, values) {
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { clearTimeout(timer); poll(); } });
   var refresh = document.querySelector("[data-role=refresh]");
   if (refresh) refresh.hidden = true;
-  poll();
+  schedule();  // the page was drawn at this version an instant ago: the first ask can wait
 })();
 
 // Installable, and kind to a flaky Wi-Fi: the service worker keeps the static

@@ -3,7 +3,7 @@
 // could not be sent (never a blank screen, never a silently dropped hand).
 "use strict";
 var CACHE = "gin-ledger-v1";
-var STATIC = ["/static/style.css", "/static/app.js", "/static/icon.svg", "/static/manifest.webmanifest"];
+var STATIC = [];  // the versioned addresses of the files every page uses: views/pwa.py fills them in
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(STATIC); }));
@@ -34,7 +34,16 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "GET" && url.pathname.indexOf("/static/") === 0) {
-    event.respondWith(caches.match(request).then(function (hit) { return hit || fetch(request); }));
+    // Versioned addresses never change content: keep what is fetched once.
+    event.respondWith(caches.match(request).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (response.ok && url.search) {
+          var copy = response.clone();
+          caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+        }
+        return response;
+      });
+    }));
     return;
   }
   if (request.mode !== "navigate") return;  // live fragments and the card API go straight through

@@ -49,7 +49,8 @@ def segno_path(text: str) -> str:
 
 def test_match_page_offers_player_and_spectator_qr_codes(client):
     match_id = import_match(client, case("seed001-ana-ben"))
-    page = client.get(f"/matches/{match_id}", base_url="http://192.168.1.50:5000").get_data(as_text=True)
+    assert f"/matches/{match_id}/join" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{match_id}/join", base_url="http://192.168.1.50:5000").get_data(as_text=True)
     token = re.search(r"/view/([A-Za-z0-9_-]+)", page).group(1)
     assert qr_path(page, 0) == segno_path(f"http://192.168.1.50:5000/matches/{match_id}")
     assert qr_path(page, 1) == segno_path(f"http://192.168.1.50:5000/view/{token}")
@@ -93,6 +94,17 @@ def test_manifest_and_service_worker_are_served_with_their_types(client):
 def test_wake_lock_toggle_is_on_match_pages(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     assert 'data-role="wake"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_static_files_are_versioned_and_kept_for_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/style.css\?v=[0-9a-f]+)"', page).group(1)
+    js = re.search(r'src="(/static/app.js\?v=[0-9a-f]+)"', page).group(1)
+    for url in (css, js):
+        response = client.get(url)
+        assert response.cache_control.max_age == 365 * 24 * 3600 and response.cache_control.immutable
+        assert url in client.get("/sw.js").get_data(as_text=True)  # precached under the same address
+    assert client.get("/static/style.css").cache_control.max_age is None  # unversioned: always revalidated
 
 
 def test_service_worker_cache_follows_the_static_files(client, app, tmp_path):

@@ -60,6 +60,7 @@ def add(match_id: int):
         # costs one round trip; without the script it is Post/Redirect/Get.
         response = make_response(render_match(match_or_404(match_id)))
         response.headers["X-Hand-Number"] = str(saved.number)
+        response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
         return response
     return redirect(sheet_url(match_id, saved.number))
 

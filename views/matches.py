@@ -200,3 +200,11 @@ def import_match():
         flash(gettext("Not imported: %(reason)s", reason="; ".join(f"{k}: {' '.join(map(str, v))}"
                                                                    for k, v in form.errors.items())), "error")
     return render_home(form, 400)
+
+
+@bp.get("/matches/<int:match_id>/join")
+def join(match_id: int):
+    """The QR codes for the other player's phone and a spectator's, on a page of their own:
+    drawing them costs more than the whole sheet, and the hand page is opened 30 times a match."""
+    stored = match_or_404(match_id)
+    return render_template("join.html", stored=stored, match=stored.match)

@@ -3,14 +3,43 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from urllib.parse import quote
 
-from flask import Blueprint, Response, current_app, json, render_template
+from flask import Blueprint, Response, current_app, json, render_template, request, url_for
 
 bp = Blueprint("pwa", __name__)
 
 
 CACHED = ("style.css", "app.js", "icon.svg", "manifest.webmanifest")
+
+
+YEAR = 365 * 24 * 3600
+
+
+@lru_cache(maxsize=64)
+def file_version(path: str, mtime: float) -> str:
+    with open(path, "rb") as stream:
+        return hashlib.sha256(stream.read()).hexdigest()[:10]
+
+
+def asset(name: str) -> str:
+    """A static file's address with its content hash: cached for a year, never stale.
+
+    Every page then loads its stylesheet and script from the phone's cache, so
+    the hand page costs one request once the phone has seen the app.
+    """
+    path = os.path.join(current_app.static_folder, name)
+    return url_for("static", filename=name, v=file_version(path, os.path.getmtime(path)))
+
+
+def cache_versioned_static(response: Response) -> Response:
+    if request.endpoint == "static" and request.args.get("v") and response.status_code in (200, 304):
+        response.cache_control.max_age = YEAR
+        response.cache_control.public = True
+        response.cache_control.no_cache = None
+        response.cache_control.immutable = True
+    return response
 
 
 def static_fingerprint(static_folder: str) -> str:
@@ -30,6 +59,7 @@ def service_worker():
     pages = {"not_sent": render_template("_offline.html", offline=False),
              "offline": render_template("_offline.html", offline=True)}
     script = script.replace("var PAGES = {};", "var PAGES = " + json.dumps(pages) + ";", 1)
+    script = script.replace("var STATIC = [];", "var STATIC = " + json.dumps([asset(name) for name in CACHED]) + ";", 1)
     response = Response(script, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.headers["Cache-Control"] = "no-cache"

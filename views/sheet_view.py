@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask import url_for
 from flask_babel import gettext, lazy_gettext
 
 from forms import VersionForm
@@ -87,5 +88,7 @@ def sheet_context(stored, readonly: bool = False) -> dict:
                    payments=payments(sheet, stored.stake) if stored.stake else [])
     if not readonly:
         context.update(version_form=VersionForm(formdata=None, version=stored.version),
-                       preview=preview_data(stored, sheet))
+                       preview=preview_data(stored, sheet),
+                       # One url_for for the page, not one per row: a long match has a thousand rows.
+                       edit_prefix=url_for("hands.edit", match_id=stored.id, number=0)[:-1])
     return context
