@@ -22,7 +22,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, redirect, request, session
-from flask import has_request_context
+from flask import g, has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext, ngettext
 
 from models.errors import MatchError, Message, Refusal
@@ -301,6 +301,32 @@ def speaking(app: Flask, lang: str | None = None):
 # Wiring
 # --------------------------------------------------------------------------
 
+def page_translations():
+    """The request's catalogue, found once per request and locale (force_locale changes the locale).
+
+    Flask-Babel's own lookup finds the locale and the catalogue again for each
+    of a page's hundred strings; here it is one attribute read.
+    """
+    ctx = getattr(g, "_flask_babel", None) if g else None
+    if ctx is None:
+        return get_translations()
+    locale = getattr(ctx, "babel_locale", None)
+    cached = getattr(ctx, "page_translations", None)
+    if cached is not None and locale is not None and cached[0] is locale:
+        return cached[1]
+    translations = get_translations()
+    ctx.page_translations = (getattr(ctx, "babel_locale", None), translations)
+    return translations
+
+
+def page_gettext(string: str) -> str:
+    return page_translations().ugettext(string)
+
+
+def page_ngettext(singular: str, plural: str, num: int) -> str:
+    return page_translations().ungettext(singular, plural, num)
+
+
 def init_app(app: Flask) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = prepare_catalogues(app)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
@@ -308,6 +334,9 @@ def init_app(app: Flask) -> None:
     app.before_request(remember_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
+    # Templates look their words up in the request's catalogue directly: Flask-Babel's own
+    # callables find the locale and the catalogue again for each of a page's hundred strings.
+    app.jinja_env.install_gettext_callables(page_gettext, page_ngettext, newstyle=True)
     app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day)
     app.jinja_env.globals.update(refusal=translated, language_links=language_links, lang=current_language,
                                  script_texts=script_texts, games_list=games_list)

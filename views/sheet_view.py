@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import url_for
+from markupsafe import Markup
 from flask_babel import gettext, lazy_gettext
 
 from forms import VersionForm
@@ -23,32 +24,49 @@ RESULT_NAMES = {
 }
 
 
+CELL = ('<td class="gstart">{}</td>', "<td>{}</td>")  # a game's first column, then its second
+
+
 @dataclass(frozen=True)
 class Row:
     line: Line
     cells: list  # one value (or None) per game and player, game by game
     note: str
     closes: list  # games this hand closed, for the rule drawn under it
+    edit_label: str = ""
+
+    @property
+    def cells_html(self) -> Markup:
+        """The row's score cells, written here rather than by a template loop: a long
+        match has thousands of cells, and they hold only numbers."""
+        return Markup("".join(
+            CELL[i % 2].format("" if v is None else int(v)) for i, v in enumerate(self.cells)))
 
 
-def row_note(line: Line) -> str:
-    name = RESULT_NAMES[line.outcome.result]
-    if line.outcome.winner is None:
-        return gettext("%(result)s · %(dealer)s dealt", result=name, dealer=line.dealer)
-    return gettext("%(result)s %(points)s · %(dealer)s dealt", result=name, points=line.outcome.points,
-                   dealer=line.dealer)
+class NoteWords:
+    """The words of the rows' notes, translated once per page rather than once per row."""
+
+    def __init__(self):
+        self.names = {key: str(name) for key, name in RESULT_NAMES.items()}
+        self.drawn = gettext("%(result)s · %(dealer)s dealt")
+        self.won = gettext("%(result)s %(points)s · %(dealer)s dealt")
+        self.edit = gettext("Edit hand %(number)s")
+
+    def note(self, line: Line) -> str:
+        values = {"result": self.names[line.outcome.result], "dealer": line.dealer, "points": line.outcome.points}
+        return (self.drawn if line.outcome.winner is None else self.won) % values
 
 
 def sheet_rows(sheet: Sheet) -> list[Row]:
-    rows = []
+    words = NoteWords()
     by_number = {game.number: game for game in sheet.games}
+    columns = [(game.number, name) for game in sheet.games for name in sheet.players]
+    rows = []
     for line in sheet.lines:
-        cells = []
-        for game in sheet.games:
-            for name in sheet.players:
-                written = name == line.outcome.winner and game.number in line.totals
-                cells.append(line.totals[game.number] if written else None)
-        rows.append(Row(line, cells, row_note(line), [by_number[n] for n in line.closed]))
+        winner, totals = line.outcome.winner, line.totals
+        cells = [totals.get(number) if name == winner else None for number, name in columns]
+        rows.append(Row(line, cells, words.note(line), [by_number[n] for n in line.closed],
+                        words.edit % {"number": line.number}))
     return rows
 
 
