@@ -114,3 +114,29 @@ def test_service_worker_cache_follows_the_static_files(client, app, tmp_path):
     assert name == "gin-ledger-" + pwa.static_fingerprint(app.static_folder)
     for cached in pwa.CACHED:
         assert f"/static/{cached}" in client.get("/sw.js").get_data(as_text=True)
+
+
+def test_serve_prints_every_address_a_phone_can_open(runner, monkeypatch):
+    import waitress
+
+    served = []
+    monkeypatch.setattr(netinfo, "local_addresses", lambda *a, **k: ["192.168.1.23", "10.8.0.4"])
+    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.append(options))
+    result = runner.invoke(args=["serve", "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert "http://192.168.1.23:8123/" in result.output and "http://10.8.0.4:8123/" in result.output
+    assert served == [{"host": "0.0.0.0", "port": 8123, "threads": 8}]
+
+
+def test_flask_run_announces_the_addresses(monkeypatch, capsys):
+    import click
+
+    from app import announce_addresses, create_app
+
+    monkeypatch.setattr(netinfo, "local_addresses", lambda *a, **k: ["192.168.1.23"])
+    monkeypatch.delenv("WERKZEUG_RUN_MAIN", raising=False)
+    app = create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "k"})
+    with click.Context(click.Command("run"), info_name="run") as ctx:
+        ctx.params = {"host": "0.0.0.0", "port": 5000}
+        announce_addresses(app)
+    assert "http://192.168.1.23:5000/" in capsys.readouterr().out
