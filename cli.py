@@ -50,11 +50,12 @@ def replay_command(path: str) -> None:
         with click.open_file(path, "rb") as stream:
             data = stream.read()
     except OSError as error:
-        refuse(say(lambda: gettext("file: cannot read %(path)s: %(reason)s", path=path, reason=error.strerror)))
+        refuse(say(lambda error=error: gettext("file: cannot read %(path)s: %(reason)s", path=path,
+                                                   reason=error.strerror)))
     try:
         result = replay(data)
     except MatchError as error:
-        refuse(say(lambda: i18n.translated(error)))
+        refuse(say(lambda error=error: i18n.translated(error)))
     click.echo(json.dumps(result, ensure_ascii=False, indent=2))
 
 
@@ -70,7 +71,7 @@ def backup_command(path: str) -> None:
     try:
         pages = storage.backup(current_app.config["DATABASE"], path)
     except (OSError, sqlite3.Error) as error:
-        refuse(say(lambda: gettext("backup: %(reason)s", reason=error)))
+        refuse(say(lambda error=error: gettext("backup: %(reason)s", reason=error)))
     click.echo(say(lambda: ngettext("Backed up %(num)d page to %(path)s", "Backed up %(num)d pages to %(path)s",
                                     pages, path=path)))
 
@@ -85,7 +86,7 @@ def deadwood_command(cards: tuple[str, ...], onto: tuple[str, ...]) -> None:
         hand = parse_hand(list(cards))
         melds = parse_knocker_melds([group.split() for group in onto], hand)
     except MeldError as error:
-        refuse(say(lambda: i18n.translated(error)))
+        refuse(say(lambda error=error: i18n.translated(error)))
     arrangement = best_after_layoffs(hand, melds) if melds else best_arrangement(hand)
     click.echo(json.dumps(arrangement.to_dict()))
 

@@ -563,7 +563,7 @@ def why_section(results: dict) -> list[str]:
                 f"**Round trips.** Saving a knock is {knock['round_trips']} round trips ({'; '.join(knock['trips'])})"
                 + (f", {knock['documents']} of them documents: the form POST answers 302 (post/redirect/get, so a "
                    "reload cannot post twice) and the browser then GETs the sheet" if knock["documents"] >= 2 else "")
-                + (f"; the last is the new page's immediate live poll (see Requests)" if polls else "")
+                + ("; the last is the new page's immediate live poll (see Requests)" if polls else "")
                 + ". One round trip would need the POST to answer with the sheet itself (a 200, or fetch() and swap "
                 "the page)."
                 + (f" Besides, the new page revalidates what it loads ({'; '.join(knock['other_requests'])}): the "

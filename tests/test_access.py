@@ -5,7 +5,6 @@ import sqlite3
 import pytest
 
 from app import create_app
-from models.matchfile import replay
 from webutil import case, export, hidden, import_match
 
 

@@ -18,8 +18,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from models.errors import MatchError
-from models.matchfile import load_match, replay
+from models.matchfile import replay
 from models.rules import DEALER_RULES, INT_RANGES, SETTING_NAMES
 from webutil import export, hidden, import_match
 

@@ -5,7 +5,7 @@ import re
 import segno
 
 import netinfo
-from webutil import case, hidden, import_match, post_hand
+from webutil import case, import_match, post_hand
 
 FIB = """Main:
   +-- 0.0.0.0/0 3 0 5

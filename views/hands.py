@@ -11,7 +11,6 @@ from models import storage
 from models.entry import read_entry
 from i18n import translated
 from models.errors import N_, MatchError
-from models.ledger import score_sheet
 
 from .common import closing_changes, line_summary, match_or_404
 from .matches import attach_error, hand_form_for, render_match

@@ -7,7 +7,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
 from db import get_db
-from forms import UPCARDS, HandForm, ImportForm, NewMatchForm, VersionForm
+from forms import UPCARDS, HandForm, ImportForm, NewMatchForm
 from models import storage
 from i18n import translated, translated_reason
 from models.errors import N_, MatchError
