@@ -181,3 +181,16 @@ def test_record_pages_never_show_a_stale_fold(client):
     client.post(f"/players/{ids['Ben']}/rename", data={"csrf_token": token, "new_name": "Benedikt"})
     page = client.get(f"/players/{ids['Ana']}").get_data(as_text=True)
     assert "Ana vs Benedikt" in page and "Ana vs Ben<" not in page
+
+
+def test_a_long_history_lists_the_newest_fifty_and_counts_them_all(client):
+    for points in range(1, 53):
+        import_match(client, {"format": "single", "players": ["Ana", "Ben"],
+                              "hands": [{"winner": "Ana", "points": 100 + points}]})
+    ids = player_ids(client)
+    page = client.get(f"/players/{ids['Ana']}").get_data(as_text=True)
+    assert "<th scope=\"row\">Matches won</th><td>52</td>" in page
+    assert page.count('<li><a href="/matches/') == 50 and "Show all 52 matches" in page
+    assert "/matches/52" in page and '"/matches/1"' not in page
+    everything = client.get(f"/players/{ids['Ana']}?all=1").get_data(as_text=True)
+    assert everything.count('<li><a href="/matches/') == 52

@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import io
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
 from db import get_db
@@ -19,6 +19,16 @@ from .charts import plot
 from .exports import cell, csv_rows
 
 bp = Blueprint("players", __name__)
+
+
+LISTED = 50
+
+
+def newest(matches: list, sheets: list) -> list:
+    """The newest matches first; a long history lists its latest 50 unless ?all=1.
+    The figures above the list always count every match."""
+    pairs = list(zip(matches, sheets))[::-1]
+    return pairs if request.args.get("all") else pairs[:LISTED]
 
 
 def player_or_404(player_id: int):
@@ -42,7 +52,7 @@ def show(player_id: int):
     sheets = [m.sheet() for m in matches]
     opponents = sorted({name for s in sheets for name in s.players if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
-                           matches=list(zip(matches, sheets))[::-1], opponents=opponents,
+                           matches=newest(matches, sheets), total=len(matches), opponents=opponents,
                            ids={row["name"]: row["id"] for row in storage.players_summary(get_db())})
 
 
@@ -55,7 +65,7 @@ def head_to_head(player_id: int, other_id: int):
     records = [player_record(name, sheets) for name in names]
     nets = {name: [0] + running_net(name, sheets) for name in names}
     return render_template("head_to_head.html", one=one, two=two, records=records,
-                           matches=list(zip(matches, sheets))[::-1], net_plot=plot(nets) if sheets else None,
+                           matches=newest(matches, sheets), total=len(matches), net_plot=plot(nets) if sheets else None,
                            names=names)
 
 
