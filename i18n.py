@@ -167,16 +167,8 @@ def vary_on_language(response):
 # The engine's refusals, translated
 # --------------------------------------------------------------------------
 
-def plain_gettext(text: str) -> str:
-    return get_translations().ugettext(text)
-
-
-def plain_ngettext(singular: str, plural: str, count: int) -> str:
-    return get_translations().ungettext(singular, plural, count)
-
-
 def render(message: Message) -> str:
-    return message.render(plain_gettext, plain_ngettext)
+    return message.render(page_gettext, page_ngettext)
 
 
 def translated_reason(error: MatchError | Refusal) -> str:

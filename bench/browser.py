@@ -217,12 +217,7 @@ def weight(browser, server: Server, pages: dict) -> list[dict]:
     # the page a table sees after every hand: POST, redirect, sheet, with the cache already warm
     client = Client(server)
     path = f"/matches/{import_match(client, match_doc(typical_match()[:-2]))}"
-    context = new_context(browser)
-    recorder = Recorder(context)
-    page = context.new_page()
-    worker = settle_in(page, server)
-    page.goto(server.base + path, wait_until="load")
-    page.wait_for_timeout(SETTLE_MS)
+    context, recorder, page, worker = warm_page(browser, server, path)
     for selector in ("label[for=knocker-1]", "label[for=kd-4]", '[data-key="2"]', '[data-key="2"]'):
         page.click(selector)
     mark = server.requests_seen()[0]
@@ -235,6 +230,17 @@ def weight(browser, server: Server, pages: dict) -> list[dict]:
                     **weigh(rows, server.requests_seen(mark)[1])})
     context.close()
     return results
+
+
+def warm_page(browser, server: Server, path: str):
+    """A phone that has used the app before (its service worker in place) with `path` open and settled."""
+    context = new_context(browser)
+    recorder = Recorder(context)
+    page = context.new_page()
+    worker = settle_in(page, server)
+    page.goto(server.base + path, wait_until="load")
+    page.wait_for_timeout(SETTLE_MS)
+    return context, recorder, page, worker
 
 
 # What a player does for each kind of hand on the match page; each step is one tap.
@@ -257,12 +263,7 @@ def taps(browser, server: Server) -> list[dict]:
     client = Client(server)
     for name, (steps, expected) in TAPS.items():
         path = f"/matches/{import_match(client, match_doc([]))}"
-        context = new_context(browser)
-        recorder = Recorder(context)
-        page = context.new_page()
-        worker = settle_in(page, server)
-        page.goto(server.base + path, wait_until="load")
-        page.wait_for_timeout(SETTLE_MS)
+        context, recorder, page, worker = warm_page(browser, server, path)
         first = server.requests_seen()[0]
         recorder.start()
         for step in steps:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,6 +26,7 @@ from models.ledger import score_sheet
 from models.match import Match
 from models.matchfile import export_document, load_match, match_document, match_from_document, replay
 from models.rules import Rules, rules_from
+from bench.engine_bench import long_match
 
 MAX_HANDS = 60
 # 60 examples per property keeps this file near 12 s of CPU; set ENGINE_EXAMPLES=2000
@@ -537,34 +537,8 @@ def test_engine_agrees_with_an_independent_reading_of_the_rules(doc):
 # ---------------------------------------------------------------------------
 
 
-def long_match_document(count: int, seed: int = 20240601) -> dict:
-    rng = random.Random(seed)
-    players = ["Ana", "Ben"]
-    hands = []
-    for _ in range(count):
-        kind = rng.choice(HAND_KINDS)
-        if kind == "draw":
-            hands.append({"draw": True})
-        elif kind == "points":
-            hands.append({"winner": rng.choice(players), "points": rng.randint(1, 60)})
-        else:
-            hand = {"knocker": rng.choice(players)}
-            if kind == "knock":
-                kd = rng.randint(1, 10)
-                hand.update(knocker_deadwood=kd, opponent_deadwood=rng.randint(kd + 1, 60))
-            elif kind == "undercut":
-                kd = rng.randint(1, 10)
-                hand.update(knocker_deadwood=kd, opponent_deadwood=rng.randint(0, kd))
-            else:
-                hand.update(knocker_deadwood=0, opponent_deadwood=rng.randint(0, 60))
-                if kind == "big_gin":
-                    hand["big_gin"] = True
-            hands.append(hand)
-    return {"format": "hollywood", "players": players, "rules": {"target": 1_000_000}, "hands": hands}
-
-
 def test_a_ten_thousand_hand_match_replays_whole():
-    doc = long_match_document(10_000)
+    doc = long_match(10_000)  # the benchmark's own long match, so both measure the same thing
     out = replay(json.dumps(doc))
     assert len(out["hands"]) == 10_000
     assert out["hands"][-1]["number"] == 10_000

@@ -1,7 +1,7 @@
 """Entering, editing, deleting and undoing hands. Every change is only a recomputation."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 
 from flask_babel import gettext, lazy_gettext
 
@@ -84,7 +84,6 @@ def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status
 
 def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
     if not 1 <= number <= len(stored.match.hands):
-        from flask import abort
         abort(404, description=gettext("There is no such hand in this match."))
 
 
