@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,7 @@ from models.errors import MatchError
 from models.matchfile import export_document, load_match, replay
 from models.rules import PRESETS, Rules, rules_from
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+from casefiles import CASES, DOCS
 
 
 def document(hands, **extra) -> dict:
@@ -579,7 +578,7 @@ def test_a_valid_file_with_everything_in_it_is_accepted():
 
 
 def matchfile_example() -> dict:
-    text = (SHARED / "MATCHFILE.md").read_text()
+    text = (DOCS / "MATCHFILE.md").read_text()
     section = text.split("## Output of `replay`", 1)[1]
     block = re.search(r"```json\n(.*?)```", section, re.S).group(1)
     return json.loads(block)
@@ -587,7 +586,7 @@ def matchfile_example() -> dict:
 
 def test_replay_output_keys_match_matchfile_exactly():
     example = matchfile_example()
-    case = json.loads((SHARED / "cases" / "seed001-ana-ben.json").read_text())
+    case = json.loads((CASES / "seed001-ana-ben.json").read_text())
     case.pop("expected")
     out = replay(json.dumps(case))
 

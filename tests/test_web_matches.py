@@ -7,7 +7,8 @@ import re
 import pytest
 
 from models.matchfile import replay
-from webutil import CASES, case, export, hidden, import_match, new_match
+from casefiles import case_params
+from webutil import case, export, hidden, import_match, new_match
 
 
 def test_home_lists_matches_in_progress_first_with_scores_and_dealer(client):
@@ -60,7 +61,7 @@ def test_known_players_are_suggested(client):
     assert '<option value="Zuzana">' in page
 
 
-@pytest.mark.parametrize("path", sorted(CASES.glob("*.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", case_params())
 def test_every_case_imports_or_is_refused(client, path):
     doc = json.loads(path.read_text())
     expected = doc.pop("expected")

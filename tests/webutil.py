@@ -2,9 +2,8 @@
 import json
 import re
 from html import unescape
-from pathlib import Path
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+from casefiles import case  # noqa: F401  (the helpers below and the tests use it)
 
 
 def hidden(html: str, name: str) -> str:
@@ -12,12 +11,6 @@ def hidden(html: str, name: str) -> str:
         rf'value="([^"]*)"[^>]*name="{name}"', html)
     assert match, f"no hidden field {name}"
     return unescape(match.group(1))
-
-
-def case(name: str) -> dict:
-    doc = json.loads((CASES / f"{name}.json").read_text())
-    doc.pop("expected")
-    return doc
 
 
 def import_match(client, doc: dict) -> int:
