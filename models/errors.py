@@ -78,15 +78,23 @@ def as_message(reason: str | Message, params: dict) -> Message:
     return reason if isinstance(reason, Message) else Message(reason, **params)
 
 
-class Refusal(ValueError):
-    """A ValueError whose text is a Message: str(error) is the English, `.message` the template."""
+class LedgerError(Exception):
+    """Everything Gin Ledger refuses or cannot find: one base, so a caller may catch them all.
+
+    `.message` is the English Message; the web layer and the CLI translate it.
+    Subclasses are told apart by type, never by their text or field.
+    """
 
     def __init__(self, reason: str | Message, /, **params):
         self.message = as_message(reason, params)
         super().__init__(str(self.message))
 
 
-class MatchError(ValueError):
+class Refusal(LedgerError, ValueError):
+    """Input the engine will not take (a card, a meld, a rename): str(error) is the English."""
+
+
+class MatchError(Refusal):
     """A match, a hand or a setting that breaks RULES.md or MATCHFILE.md.
 
     `hand` is the 1-based hand number (None for the match's own fields) and
@@ -97,14 +105,38 @@ class MatchError(ValueError):
 
     def __init__(self, field: str, reason: str | Message | Refusal, hand: int | None = None, /, **params):
         self.field = field
-        self.message = reason.message if isinstance(reason, Refusal) else as_message(reason, params)
-        self.reason = str(self.message)
         self.hand = hand
-        super().__init__(self.line())
+        message = reason.message if isinstance(reason, Refusal) else as_message(reason, params)
+        self.reason = str(message)
+        super().__init__(message)
+        self.args = (self.line(),)
 
     def line(self) -> str:
         where = f"hand {self.hand}, " if self.hand is not None else ""
         return f"{where}{self.field}: {self.reason}"
 
+    def __str__(self) -> str:
+        return self.line()
+
     def at_hand(self, hand: int) -> "MatchError":
-        return MatchError(self.field, self.message, hand)
+        return type(self)(self.field, self.message, hand)
+
+
+class MatchOver(MatchError):
+    """A hand after the last game closed: `hand` is the refused hand (None for "the next one").
+
+    Its own type, so storage and the views tell "the match is over" from any other refusal.
+    """
+
+    def __init__(self, hand: int | None, reason: str | Message = N_("the match was already over after hand {last}"),
+                 /, **params):
+        if hand is not None:
+            params.setdefault("last", hand - 1)
+        super().__init__("hand", reason, hand, **params)
+
+    def at_hand(self, hand: int) -> "MatchOver":
+        return MatchOver(hand, self.message)
+
+
+class NotFound(LedgerError, LookupError):
+    """What was asked for (a match, a hand, a player, a link) is not kept here."""

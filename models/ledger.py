@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .dealer import next_dealer
-from .errors import N_, MatchError
+from .errors import MatchOver
 from .hand import Hand, Outcome, other, score
 from .match import Match
 from .settle import Settlement, settle
@@ -158,7 +158,7 @@ def score_sheet(match: Match) -> Sheet:
     dealer = match.dealer
     for number, hand in enumerate(match.hands, start=1):
         if sheet.finished:
-            raise MatchError("hand", N_("the match was already over after hand {last}"), number, last=number - 1)
+            raise MatchOver(number)
         outcome = score(hand, match.players, match.rules)
         written, closed = ([], []) if outcome.winner is None else write_win(sheet.games, outcome, match, number)
         sheet.lines.append(Line(

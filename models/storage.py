@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 from . import match_cache
-from .errors import N_, MatchError, Plural, Refusal
+from .errors import N_, MatchError, MatchOver, Plural, Refusal
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match
@@ -34,10 +34,6 @@ class NoSuchMatch(LookupError):
 
 class StaleMatch(Exception):
     """Someone changed the match after this page was drawn."""
-
-
-class MatchOver(MatchError):
-    """A hand posted to a match whose three games are all closed."""
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -323,9 +319,9 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
         match = current.match.with_hands(current.match.hands + (hand,))
         try:
             sheet = record_change(conn, match_id, match)  # the one fold of a saved hand
-        except MatchError as error:
-            if error.field == "hand" and error.hand == len(match.hands):
-                raise MatchOver("hand", N_("this match is over: start a rematch for more hands")) from None
+        except MatchOver as error:
+            if error.hand == len(match.hands):  # the new hand itself, not an earlier one
+                raise MatchOver(None, N_("this match is over: start a rematch for more hands")) from None
             raise
         last = conn.execute("SELECT COALESCE(MAX(position), 0) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
         insert_hand(conn, match_id, last + 1, hand, match.players, key)

@@ -10,7 +10,7 @@ from forms import HandForm, VersionForm
 from models import storage
 from models.entry import read_entry
 from i18n import translated
-from models.errors import N_, MatchError
+from models.errors import N_, MatchError, MatchOver
 
 from .common import closing_changes, line_summary, match_or_404
 from .matches import attach_error, hand_form_for, render_match
@@ -122,7 +122,7 @@ def update(match_id: int, number: int):
 
 def explain_early_end(error: MatchError) -> MatchError:
     """An edit that ends the match before its last hand would strand the hands after it."""
-    if error.field == "hand" and error.hand is not None:
+    if isinstance(error, MatchOver) and error.hand is not None:
         return MatchError("hand", N_("with this change the match would be over before hand {hand}; "
                                      "delete the hands after it first"), None, hand=error.hand)
     return error
