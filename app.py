@@ -89,10 +89,11 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(cards.bp)
     app.after_request(security_headers)
     compress.init_app(app)
+    from views.charts import plot
     from views.qr import qr_svg, table_base_url, table_url
 
     app.after_request(pwa.cache_versioned_static)
-    app.jinja_env.globals.update(qr=qr_svg, table_url=table_url, table_base_url=table_base_url, asset=pwa.asset,
+    app.jinja_env.globals.update(plot=plot, qr=qr_svg, table_url=table_url, table_base_url=table_base_url, asset=pwa.asset,
                                  icon_data_uri=pwa.icon_data_uri(app.static_folder))
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 from . import match_cache
-from .errors import N_, MatchError, MatchOver, Plural, Refusal
+from .errors import N_, MatchOver, Plural, Refusal
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match

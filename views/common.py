@@ -1,14 +1,27 @@
-"""What several views share: finding a match, and telling the player what happened."""
+"""What the views share, in one module: finding a match, the sheet as the pages draw it,
+the hand form as the match page shows it, and the words that tell the player what happened.
+
+The blueprints never import each other; the scoring itself is the engine's (models/),
+and this module only arranges its answers for the templates.
+"""
 from __future__ import annotations
 
-from flask import abort
+from dataclasses import dataclass
+
+from flask import abort, render_template, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
+from markupsafe import Markup
 
 from db import get_db
-from i18n import games_list
+from forms import HandForm, VersionForm
+from i18n import games_list, translated, translated_reason
 from models import storage
-from models.ledger import Line, Sheet
+from models.errors import MatchError
+from models.ledger import Game, Line, Sheet, games_for_win
+from models.race import races
+from models.stakes import payments
 
+from .charts import plot
 
 def match_or_404(match_id: int) -> storage.StoredMatch:
     try:
@@ -70,3 +83,128 @@ def closing_changes(before: Sheet, after: Sheet) -> list[str]:
     if before.finished and not after.finished:
         messages.append(gettext("The match is no longer over."))
     return messages
+
+
+# ---- the sheet as rows and cells for the templates (presentation only, no scoring) ----
+
+RESULT_NAMES = {
+    "knock": lazy_gettext("knock"),
+    "gin": lazy_gettext("gin"),
+    "big_gin": lazy_gettext("big gin"),
+    "undercut": lazy_gettext("undercut"),
+    "draw": lazy_gettext("draw"),
+    "points": lazy_gettext("points"),
+}
+
+
+CELL = ('<td class="gstart">{}</td>', "<td>{}</td>")  # a game's first column, then its second
+
+
+@dataclass(frozen=True)
+class Row:
+    line: Line
+    cells: list  # one value (or None) per game and player, game by game
+    note: str
+    closes: list  # games this hand closed, for the rule drawn under it
+    edit_label: str = ""
+
+    @property
+    def cells_html(self) -> Markup:
+        """The row's score cells, written here rather than by a template loop: a long
+        match has thousands of cells, and they hold only numbers."""
+        return Markup("".join(
+            CELL[i % 2].format("" if v is None else int(v)) for i, v in enumerate(self.cells)))
+
+
+class NoteWords:
+    """The words of the rows' notes, translated once per page rather than once per row."""
+
+    def __init__(self):
+        self.names = {key: str(name) for key, name in RESULT_NAMES.items()}
+        self.drawn = gettext("%(result)s · %(dealer)s dealt")
+        self.won = gettext("%(result)s %(points)s · %(dealer)s dealt")
+        self.edit = gettext("Edit hand %(number)s")
+
+    def note(self, line: Line) -> str:
+        values = {"result": self.names[line.outcome.result], "dealer": line.dealer, "points": line.outcome.points}
+        return (self.drawn if line.outcome.winner is None else self.won) % values
+
+
+def sheet_rows(sheet: Sheet) -> list[Row]:
+    words = NoteWords()
+    by_number = {game.number: game for game in sheet.games}
+    columns = [(game.number, name) for game in sheet.games for name in sheet.players]
+    rows = []
+    for line in sheet.lines:
+        winner, totals = line.outcome.winner, line.totals
+        cells = [totals.get(number) if name == winner else None for number, name in columns]
+        rows.append(Row(line, cells, words.note(line), [by_number[n] for n in line.closed],
+                        words.edit % {"number": line.number}))
+    return rows
+
+
+def game_status(game: Game) -> str:
+    if game.open:
+        return gettext("open")
+    return gettext("%(winner)s wins", winner=game.winner)
+
+
+def preview_data(stored, sheet) -> dict:
+    """What the page script needs to say 'Ana scores 18 → games 1 and 2' before saving."""
+    rules = stored.match.rules
+    return {
+        "players": list(stored.match.players),
+        "games": {name: games_for_win(sheet, name) for name in stored.match.players},
+        "scores": {str(g.number): g.scores for g in sheet.games},
+        "target": rules.target,
+        "gin": rules.gin_bonus,
+        "big_gin": rules.big_gin_bonus,
+        "undercut": rules.undercut_bonus,
+        "knock_limit": rules.knock_limit,
+        "oklahoma": rules.oklahoma,
+        "spade_double": rules.spade_double,
+    }
+
+
+
+def race_plots(sheet: Sheet) -> list:
+    return [(race, plot(race.series, race.target)) for race in races(sheet)]
+
+
+def sheet_context(stored, readonly: bool = False) -> dict:
+    """Everything the sheet, the scoreboard and the live fragment draw from one fold."""
+    sheet = stored.sheet()
+    context = dict(stored=stored, match=stored.match, sheet=sheet, rows=sheet_rows(sheet),
+                   races=race_plots(sheet), readonly=readonly,
+                   payments=payments(sheet, stored.stake) if stored.stake else [])
+    if not readonly:
+        context.update(version_form=VersionForm(formdata=None, version=stored.version),
+                       preview=preview_data(stored, sheet),
+                       # One url_for for the page, not one per row: a long match has a thousand rows.
+                       edit_prefix=url_for("hands.edit", match_id=stored.id, number=0)[:-1])
+    return context
+
+
+# ---- the match page ----
+
+def attach_error(form, error: MatchError) -> None:
+    """Show the engine's refusal next to the field it names."""
+    name = error.field.removeprefix("rules.").replace(".", "_")  # cards.knocker -> cards_knocker
+    field = getattr(form, name, None)
+    if field is not None and hasattr(field, "errors"):
+        field.errors = list(field.errors) + [translated_reason(error)]
+    else:
+        form.form_errors.append(translated(error))
+
+
+def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> HandForm:
+    form = form or HandForm(formdata=None)
+    form.set_players(stored.match.players)
+    if not form.form_id.data:
+        form.new_form_id()
+    form.version.data = str(stored.version)
+    return form
+
+
+def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
+    return render_template("match.html", form=hand_form_for(stored, form), **sheet_context(stored)), status

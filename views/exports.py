@@ -1,7 +1,6 @@
 """The match file (JSON) and a CSV of the hands, both computed by the same fold."""
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -12,6 +11,7 @@ from flask import Blueprint, Response, request
 from db import get_db
 from models import storage
 from models.matchfile import export_document
+from models.sheetcsv import csv_text, sheet_rows
 
 from .common import match_or_404
 
@@ -37,40 +37,10 @@ def match_json(match_id: int):
     return attachment(response, file_stem(stored.match.players, match_id) + ".json")
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def cell(value) -> str:
-    """Spreadsheets run a cell that starts like a formula; a quote keeps it text."""
-    text = "" if value is None else str(value)
-    if isinstance(value, str) and text.startswith(FORMULA_START):
-        return "'" + text
-    return text
-
-
-def csv_rows(stored):
-    sheet = stored.sheet()
-    players = stored.match.players
-    game_columns = [f"game {g.number} {name}" for g in sheet.games for name in players]
-    yield ["hand", "dealer", "result", "winner", "points", "knocker", "knocker_deadwood",
-           "opponent_deadwood", "upcard", "games", *game_columns]
-    for line in sheet.lines:
-        hand = line.entry
-        totals = [line.totals.get(g.number) if name == line.outcome.winner else None
-                  for g in sheet.games for name in players]
-        yield [line.number, line.dealer, line.outcome.result, line.outcome.winner, line.outcome.points,
-               hand.knocker, hand.knocker_deadwood, hand.opponent_deadwood, hand.upcard,
-               " ".join(str(n) for n in line.games), *totals]
-
-
 @bp.get("/matches/<int:match_id>.csv")
 def match_csv(match_id: int):
     stored = match_or_404(match_id)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    for row in csv_rows(stored):
-        writer.writerow([cell(value) for value in row])
-    response = Response(out.getvalue(), mimetype="text/csv")
+    response = Response(csv_text(sheet_rows(stored.sheet())), mimetype="text/csv")
     return attachment(response, file_stem(stored.match.players, match_id) + ".csv")
 
 

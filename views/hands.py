@@ -12,9 +12,8 @@ from models.entry import read_entry
 from i18n import translated
 from models.errors import N_, MatchError, MatchOver
 
-from .common import closing_changes, line_summary, match_or_404
-from .matches import attach_error, hand_form_for, render_match
-from .sheet_view import RESULT_NAMES, preview_data
+from .common import (RESULT_NAMES, attach_error, closing_changes, hand_form_for, line_summary, match_or_404,
+                     preview_data, render_match)
 
 bp = Blueprint("hands", __name__)
 

@@ -12,8 +12,7 @@ from flask_babel import gettext
 from db import get_db
 from models import storage
 
-from .common import match_by_token_or_404, match_or_404
-from .sheet_view import sheet_context
+from .common import match_by_token_or_404, match_or_404, sheet_context
 
 bp = Blueprint("live", __name__)
 

@@ -9,15 +9,14 @@ from flask_babel import gettext, ngettext
 from db import get_db
 from forms import UPCARDS, HandForm, ImportForm, NewMatchForm
 from models import storage
-from i18n import translated, translated_reason
+from i18n import translated
 from models.errors import N_, MatchError
 from models.stakes import read_stake
 from models.match import Match
 from models.matchfile import check_name, load_match
 from models.rules import PRESETS, rules_from
 
-from .common import match_or_404
-from .sheet_view import sheet_context
+from .common import attach_error, match_or_404, render_match
 
 bp = Blueprint("matches", __name__)
 
@@ -70,16 +69,6 @@ def match_from_form(form: NewMatchForm, presets: dict) -> Match:
                  first_dealer=pick_first_dealer(form.first_dealer.data, players), rules=rules)
 
 
-def attach_error(form, error: MatchError) -> None:
-    """Show the engine's refusal next to the field it names."""
-    name = error.field.removeprefix("rules.").replace(".", "_")  # cards.knocker -> cards_knocker
-    field = getattr(form, name, None)
-    if field is not None and hasattr(field, "errors"):
-        field.errors = list(field.errors) + [translated_reason(error)]
-    else:
-        form.form_errors.append(translated(error))
-
-
 @bp.route("/matches/new", methods=["GET", "POST"])
 def new_match():
     presets = preset_rules()
@@ -104,19 +93,6 @@ def new_match():
     status = 400 if request.method == "POST" else 200
     return render_template("new_match.html", form=form, known=storage.player_names(get_db()),
                            presets=presets), status
-
-
-def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> HandForm:
-    form = form or HandForm(formdata=None)
-    form.set_players(stored.match.players)
-    if not form.form_id.data:
-        form.new_form_id()
-    form.version.data = str(stored.version)
-    return form
-
-
-def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
-    return render_template("match.html", form=hand_form_for(stored, form), **sheet_context(stored)), status
 
 
 PREFILL_KEYS = ("knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard",

@@ -1,9 +1,6 @@
 """Players kept across matches: records, head-to-head, rename, merge, and their CSV."""
 from __future__ import annotations
 
-import csv
-import io
-
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
@@ -13,10 +10,9 @@ from models import storage
 from i18n import translated
 from models.errors import MatchError
 from models.matchfile import check_name
+from models.sheetcsv import csv_text, sheet_rows
 from models.stats import player_record, running_net
 
-from .charts import plot
-from .exports import cell, csv_rows
 
 bp = Blueprint("players", __name__)
 
@@ -65,21 +61,23 @@ def head_to_head(player_id: int, other_id: int):
     records = [player_record(name, sheets) for name in names]
     nets = {name: [0] + running_net(name, sheets) for name in names}
     return render_template("head_to_head.html", one=one, two=two, records=records,
-                           matches=newest(matches, sheets), total=len(matches), net_plot=plot(nets) if sheets else None,
+                           matches=newest(matches, sheets), total=len(matches), nets=nets if sheets else None,
                            names=names)
 
 
-def names_csv(matches) -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out)
+def matches_rows(matches):
+    """The hands of several matches in one table: which match, when, who, then the hand."""
     for index, stored in enumerate(matches):
-        rows = csv_rows(stored)
+        rows = sheet_rows(stored.sheet())
         header = next(rows)
         if index == 0:
-            writer.writerow(["match", "date", "player 1", "player 2", *header[:10]])
+            yield ["match", "date", "player 1", "player 2", *header[:10]]
         for row in rows:
-            writer.writerow([cell(v) for v in [stored.id, stored.created[:10], *stored.match.players, *row[:10]]])
-    return Response(out.getvalue(), mimetype="text/csv",
+            yield [stored.id, stored.created[:10], *stored.match.players, *row[:10]]
+
+
+def names_csv(matches) -> Response:
+    return Response(csv_text(matches_rows(matches)), mimetype="text/csv",
                     headers={"Content-Disposition": 'attachment; filename="gin-ledger-hands.csv"'})
 
 

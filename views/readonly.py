@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .common import match_by_token_or_404
-from .sheet_view import sheet_context
+from .common import match_by_token_or_404, sheet_context
 
 bp = Blueprint("readonly", __name__)
 
