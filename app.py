@@ -46,8 +46,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_prefixed_env()
     if test_config:
         app.config.update(test_config)
-    os.makedirs(app.instance_path, exist_ok=True)
+    # Only what is needed is written: a checkout may be read-only when the database lives elsewhere.
+    os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
     if not app.config.get("SECRET_KEY"):
+        os.makedirs(app.instance_path, exist_ok=True)
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
     db.init_app(app)

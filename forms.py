@@ -18,7 +18,7 @@ from wtforms.widgets import TextInput
 from models.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.matchfile import MAX_NAME
-from models.rules import BOOL_SETTINGS, DEALER_RULES, INT_RANGES
+from models.rules import DEALER_RULES, INT_RANGES
 
 UPCARDS = [(rank + suit, rank + SUIT_SYMBOLS[suit]) for suit in SUITS for rank in RANKS]
 
@@ -129,6 +129,11 @@ class HandForm(Form):
         return {side: field.data.split() for side, field in sides if field.data and field.data.strip()}
 
 
+def setting(label, name: str) -> IntegerField:
+    """A rule setting typed over the preset, bounded as the engine bounds it."""
+    return whole(label, *INT_RANGES[name])
+
+
 class PairField(Field):
     """Two inputs named `players`, as the match file's list is named."""
 
@@ -170,6 +175,15 @@ class NewMatchForm(Form):
     spade_double = SelectField(_l("Spade upcard doubles"),
                                choices=[("", _l("as the preset")), ("on", _l("yes")), ("off", _l("no"))],
                                default="")
+    # One field per whole-number setting, named as the setting (tests/test_web_matches.py checks none is missing).
+    gin_bonus = setting(_l("Gin bonus"), "gin_bonus")
+    undercut_bonus = setting(_l("Undercut bonus"), "undercut_bonus")
+    big_gin_bonus = setting(_l("Big gin bonus"), "big_gin_bonus")
+    knock_limit = setting(_l("Knock limit"), "knock_limit")
+    target = setting(_l("Game ends at"), "target")
+    game_bonus = setting(_l("Game bonus"), "game_bonus")
+    box_bonus = setting(_l("Box bonus (per hand won)"), "box_bonus")
+    shutout_multiplier = setting(_l("Shutout multiplier"), "shutout_multiplier")
 
     def offer_presets(self, names: list[str]) -> None:
         """Classic and Modern, then the presets this table saved (values 'saved:NAME')."""
@@ -190,21 +204,6 @@ class NewMatchForm(Form):
         if self.spade_double.data:
             chosen["spade_double"] = self.spade_double.data == "on"
         return chosen
-
-
-SETTING_LABELS = {
-    "gin_bonus": _l("Gin bonus"),
-    "undercut_bonus": _l("Undercut bonus"),
-    "big_gin_bonus": _l("Big gin bonus"),
-    "knock_limit": _l("Knock limit"),
-    "target": _l("Game ends at"),
-    "game_bonus": _l("Game bonus"),
-    "box_bonus": _l("Box bonus (per hand won)"),
-    "shutout_multiplier": _l("Shutout multiplier"),
-}
-for _name, (_low, _high) in INT_RANGES.items():
-    setattr(NewMatchForm, _name, whole(SETTING_LABELS[_name], _low, _high))
-assert set(BOOL_SETTINGS) == {"oklahoma", "spade_double"}
 
 
 class VersionForm(Form):

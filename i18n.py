@@ -4,25 +4,24 @@ The page's language is the one chosen with the footer switch (kept in the
 session), else the browser's Accept-Language, else English. The CLI takes it
 from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), English by default.
 
-The catalogues are `translations/<lang>/LC_MESSAGES/messages.po`. The compiled
-`.mo` files are not kept in git: `prepare_catalogues` compiles each one that is
-missing or older than its `.po` when the app starts (into the instance folder
-if `translations/` cannot be written), so `flask run` needs no compile step.
+Flask-Babel does the work; this module adds only what it lacks: which
+language a page speaks (the footer's choice), the engine's refusals in that
+language (they are English templates, models/errors.py), and the command
+line's language. The catalogues are `translations/<lang>/LC_MESSAGES/`; their
+`.mo` files are compiled from the `.po` files and kept in git, so the app
+starts from a read-only checkout (tests/test_i18n.py checks they are current).
 """
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 from urllib.parse import urlencode, urlsplit
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, redirect, request, session
-from flask import g, has_request_context
+from flask import has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext, ngettext
 
 from models.errors import MatchError, Message, Refusal
@@ -30,66 +29,9 @@ from models.errors import MatchError, Message, Refusal
 # Each language in its own name, as the footer offers it.
 LANGUAGES = {"en": "English", "cs": "Čeština", "sk": "Slovenčina", "sq": "Shqip"}
 DEFAULT = "en"
-DOMAIN = "messages"
-SOURCE_DIR = "translations"
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 bp = Blueprint("language", __name__)
-
-
-# --------------------------------------------------------------------------
-# Catalogues: compiled when the app starts
-# --------------------------------------------------------------------------
-
-def catalogue_paths(directory: str) -> dict[str, str]:
-    """{lang: path of its messages.po} for every catalogue under `directory`."""
-    found = {}
-    for lang in sorted(os.listdir(directory)) if os.path.isdir(directory) else ():
-        po = os.path.join(directory, lang, "LC_MESSAGES", DOMAIN + ".po")
-        if os.path.isfile(po):
-            found[lang] = po
-    return found
-
-
-def compile_po(po_path: str, mo_path: str, lang: str) -> None:
-    """Compile one catalogue; the .mo appears whole (written aside, then renamed)."""
-    with open(po_path, "rb") as stream:
-        catalog = read_po(stream, locale=lang, domain=DOMAIN)
-    folder = os.path.dirname(mo_path)
-    os.makedirs(folder, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".messages-", suffix=".mo")
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            write_mo(stream, catalog)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, mo_path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-def compile_stale(source: str, target: str) -> list[str]:
-    """Compile every source catalogue whose .mo under `target` is missing or older; returns the languages."""
-    compiled = []
-    for lang, po in catalogue_paths(source).items():
-        mo = os.path.join(target, lang, "LC_MESSAGES", DOMAIN + ".mo")
-        if not os.path.exists(mo) or os.stat(po).st_mtime_ns > os.stat(mo).st_mtime_ns:
-            compile_po(po, mo, lang)
-            compiled.append(lang)
-    return compiled
-
-
-def prepare_catalogues(app: Flask) -> str:
-    """The directory the app reads its .mo files from, after compiling what was stale."""
-    source = os.path.join(app.root_path, SOURCE_DIR)
-    try:
-        compile_stale(source, source)
-        return source
-    except OSError:  # a read-only checkout: compile into the instance folder instead
-        target = os.path.join(app.instance_path, SOURCE_DIR)
-        compile_stale(source, target)
-        return target
 
 
 # --------------------------------------------------------------------------
@@ -168,7 +110,8 @@ def vary_on_language(response):
 # --------------------------------------------------------------------------
 
 def render(message: Message) -> str:
-    return message.render(page_gettext, page_ngettext)
+    translations = get_translations()
+    return message.render(translations.ugettext, translations.ungettext)
 
 
 def translated_reason(error: MatchError | Refusal) -> str:
@@ -293,42 +236,13 @@ def speaking(app: Flask, lang: str | None = None):
 # Wiring
 # --------------------------------------------------------------------------
 
-def page_translations():
-    """The request's catalogue, found once per request and locale (force_locale changes the locale).
-
-    Flask-Babel's own lookup finds the locale and the catalogue again for each
-    of a page's hundred strings; here it is one attribute read.
-    """
-    ctx = getattr(g, "_flask_babel", None) if g else None
-    if ctx is None:
-        return get_translations()
-    locale = getattr(ctx, "babel_locale", None)
-    cached = getattr(ctx, "page_translations", None)
-    if cached is not None and locale is not None and cached[0] is locale:
-        return cached[1]
-    translations = get_translations()
-    ctx.page_translations = (getattr(ctx, "babel_locale", None), translations)
-    return translations
-
-
-def page_gettext(string: str) -> str:
-    return page_translations().ugettext(string)
-
-
-def page_ngettext(singular: str, plural: str, num: int) -> str:
-    return page_translations().ungettext(singular, plural, num)
-
-
 def init_app(app: Flask) -> None:
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = prepare_catalogues(app)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", os.path.join(app.root_path, "translations"))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     Babel(app, locale_selector=select_locale)
     app.before_request(remember_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
-    # Templates look their words up in the request's catalogue directly: Flask-Babel's own
-    # callables find the locale and the catalogue again for each of a page's hundred strings.
-    app.jinja_env.install_gettext_callables(page_gettext, page_ngettext, newstyle=True)
     app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day)
     app.jinja_env.globals.update(refusal=translated, language_links=language_links, lang=current_language,
                                  script_texts=script_texts, games_list=games_list)
