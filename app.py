@@ -11,7 +11,6 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import InternalServerError
 
 import cli
-import compress
 import db
 import i18n
 import netinfo
@@ -90,7 +89,6 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(pwa.bp)
     app.register_blueprint(cards.bp)
     app.after_request(security_headers)
-    compress.init_app(app)
     from views.charts import plot
     from views.qr import qr_svg, table_base_url, table_url
 
