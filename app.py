@@ -33,8 +33,9 @@ def secret_key(instance_path: str) -> str:
         return key
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True)
+def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+    """The app; `instance_path` moves the folder of the database and the kept key (tests use a temporary one)."""
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "gin-ledger.sqlite"),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
@@ -52,8 +53,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
     db.init_app(app)
+    i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
+    from views import access
+
+    # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
+    app.before_request(access.require_passphrase)
     csrf.init_app(app)
-    i18n.init_app(app)  # before the views: `?lang=` is read before the passphrase check
     cli.register(app)
     register_views(app)
     register_errors(app)
@@ -78,7 +83,6 @@ def announce_addresses(app: Flask) -> None:
 def register_views(app: Flask) -> None:
     from views import access, cards, exports, hands, live, matches, players, pwa, readonly
 
-    app.before_request(access.require_passphrase)
     app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)

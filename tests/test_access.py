@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 
 from app import create_app
-from webutil import case, export, hidden, import_match
+from webutil import case, export, hand_count, hidden, import_match, new_match
 
 
 @pytest.fixture
@@ -20,7 +20,8 @@ def test_without_a_passphrase_every_page_asks_for_it(private):
         response = private.get(url)
         assert response.status_code == 302 and "/login" in response.headers["Location"], url
     assert private.get("/static/style.css").status_code == 200
-    assert private.post("/import", data={"text": "{}"}).status_code in (302, 303)
+    refused = private.post("/import", data={"text": "{}"})  # the login's redirect, not the CSRF one (303)
+    assert refused.status_code == 302 and "/login" in refused.headers["Location"]
 
 
 def login(client, phrase):
@@ -73,14 +74,32 @@ def test_no_inline_script_in_any_template():
 
 def test_secret_key_is_made_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
-    first = create_app({"DATABASE": str(tmp_path / "a.sqlite")})
-    second = create_app({"DATABASE": str(tmp_path / "a.sqlite")})
+    instance = tmp_path / "instance"
+    first = create_app({"DATABASE": str(tmp_path / "a.sqlite")}, instance_path=str(instance))
+    second = create_app({"DATABASE": str(tmp_path / "a.sqlite")}, instance_path=str(instance))
     assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
     assert len(first.config["SECRET_KEY"]) >= 32
+    assert (instance / "secret_key").read_text() == first.config["SECRET_KEY"]
 
 
-def test_csrf_tokens_do_not_expire(app):
-    assert app.config["WTF_CSRF_TIME_LIMIT"] is None
+def test_a_form_left_open_all_evening_still_saves(client, monkeypatch):
+    """The CSRF token of a page drawn 40 days ago is still good: a long evening never expires a form."""
+    from itsdangerous import TimestampSigner
+
+    match_id = new_match(client)
+    real = TimestampSigner.get_timestamp
+
+    def long_ago(signer):  # only the CSRF token's clock: the session cookie keeps its own
+        return real(signer) - (40 * 24 * 3600 if signer.salt == b"wtf-csrf-token" else 0)
+
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", long_ago)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)  # its token is signed 40 days ago
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", real)
+    response = client.post(f"/matches/{match_id}/hands", data={
+        "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"),
+        "version": hidden(page, "version"), "knocker": "Ana", "knocker_deadwood": "4", "opponent_deadwood": "22"})
+    assert response.status_code == 302
+    assert hand_count(client, match_id) == 1
 
 
 def test_backup_command_writes_a_consistent_copy(app, client, runner, tmp_path):

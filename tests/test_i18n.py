@@ -7,7 +7,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from html import escape, unescape

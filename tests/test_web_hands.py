@@ -1,14 +1,12 @@
 """The match page through the Flask test client: entering, refusing, editing, undoing."""
 import json
 
+import re
+
 import pytest
 
 from models.matchfile import replay
-from webutil import case, export, hidden, import_match, new_match, post_hand
-
-
-def hand_count(client, match_id):
-    return len(export(client, match_id)["hands"])
+from webutil import case, export, hidden, import_match, new_match, post_hand, hand_count
 
 
 def test_seed001_played_through_the_hand_form_matches_replay(client):
@@ -63,7 +61,9 @@ def test_refusals_name_the_field_and_store_nothing(client, fields, field):
     labels = {"knocker": "Who knocked?", "knocker_deadwood": "Knocker&#39;s deadwood",
               "opponent_deadwood": "Defender&#39;s deadwood", "big_gin": "Big gin", "points": "Points",
               "winner": "Who scores?"}
-    assert labels[field] in page.split('class="error"', 1)[1][:300] or field in page
+    message = re.search(rf'<p class="error" id="{field}-error">([^<]*)</p>', page)
+    assert message, f"no message by the {field} field"
+    assert message.group(1).startswith(labels[field])
     assert hand_count(client, match_id) == 0
 
 
@@ -71,7 +71,9 @@ def test_csrf_token_is_required(client):
     match_id = new_match(client)
     response = client.post(f"/matches/{match_id}/hands",
                            data={"knocker": "Ana", "knocker_deadwood": "4", "opponent_deadwood": "22"})
-    assert response.status_code in (302, 303)
+    # Refused as a CSRF failure (303 back to the form with a message), not as anything else.
+    assert response.status_code == 303
+    assert "expired or came from elsewhere" in client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert hand_count(client, match_id) == 0
     assert "expired" in client.get(f"/matches/{match_id}").get_data(as_text=True)
 

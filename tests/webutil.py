@@ -39,3 +39,8 @@ def post_hand(client, match_id: int, **fields):
 
 def export(client, match_id: int) -> dict:
     return json.loads(client.get(f"/matches/{match_id}.json").get_data(as_text=True))
+
+
+def hand_count(client, match_id: int) -> int:
+    """How many hands the match file says are stored."""
+    return len(export(client, match_id)["hands"])
