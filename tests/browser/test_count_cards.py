@@ -94,7 +94,7 @@ def test_count_cards_by_taps_then_save_the_hand(page, player):
     page.locator("label[for=d-AH]").tap()
     expect(defender.locator("[data-role=status]")).to_have_text("Deadwood 18 after laying off 4 cards.")
 
-    page.get_by_role("link", name="Use these counts").tap()
+    page.get_by_role("button", name="Use these counts").tap()  # the server counts the taps and redirects
     page.wait_for_url(re.compile(rf"/matches/{match_id}\?.*#hand-form$"))
     expect(form.locator("#knocker-1")).to_be_checked()
     expect(form.locator("#kd-2")).to_be_checked()
@@ -131,12 +131,30 @@ def test_count_cards_without_script(page, player):
     page.wait_for_url(re.compile(r"&d=2S"))
     expect(result(page, "d").locator("[data-role=status]")).to_have_text("Deadwood 18 after laying off 4 cards.")
 
-    page.get_by_role("link", name="Use these counts").tap()
+    page.get_by_role("button", name="Use these counts").tap()
     page.wait_for_url(re.compile(rf"/matches/{match_id}\?.*#hand-form$"))
+    expect(page.locator("#knocker-1")).to_be_checked()
     expect(page.locator("#kd-2")).to_be_checked()
     expect(page.locator("input[name=opponent_deadwood]")).to_have_value("18")
+    expect(page.locator(".counted-cards")).to_contain_text("queen of hearts")
     page.get_by_role("button", name="Save hand").tap()
     check_saved_hand(page, player, match_id)
+
+
+@pytest.mark.parametrize("context_options", [{"java_script_enabled": False}], indirect=True)
+def test_use_these_counts_without_script_needs_no_count_first(page, player):
+    """Tapped cards go straight to the hand form: the server counts them on the way."""
+    match_id = player.new_match("Ana", "Ben")
+    page.goto(f"/matches/{match_id}/count")
+    page.locator("label[for=knocker-2]").tap()
+    tap_cards(page, "k", KNOCKER)
+    tap_cards(page, "d", DEFENDER)
+    page.get_by_role("button", name="Use these counts").tap()
+    page.wait_for_url(re.compile(rf"/matches/{match_id}\?.*#hand-form$"))
+    expect(page.locator("#knocker-2")).to_be_checked()
+    expect(page.locator("#kd-2")).to_be_checked()
+    expect(page.locator("input[name=opponent_deadwood]")).to_have_value("18")
+    expect(page.locator(".counted-cards")).to_contain_text("Ben: ")
 
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
