@@ -1,11 +1,13 @@
 """Cards in the match-file notation: rank (A 2 ... 10 J Q K) then suit (S H D C).
 
-Ace is low and counts 1; face cards count 10. Both the Oklahoma upcard and the
-card picker use this notation, so it lives in one place.
+Ace is low and counts 1; face cards count 10. The Oklahoma upcard, the card
+picker, the stored hands, the melds and the CLI all use this notation, so it is
+read here and only here (`parse_card` for one, `parse_cards` for a hand).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Collection, Sequence
 
 from .errors import N_, Refusal
 
@@ -13,6 +15,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+HAND_SIZE = 10
+MOST_HELD = 11  # the knocker holds 11 for big gin
 
 
 class CardError(Refusal):
@@ -35,6 +39,11 @@ class Card:
     def code(self) -> str:
         return RANKS[self.rank - 1] + self.suit
 
+    @property
+    def face(self) -> str:
+        """As a player writes it in a sentence: 7\u2665, K\u2660 (the words around it are translated, the face is not)."""
+        return RANKS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+
     def __str__(self) -> str:
         return self.code
 
@@ -47,6 +56,27 @@ def parse_card(text: object) -> Card:
     if rank not in RANKS or suit not in SUITS:
         raise CardError(N_("{text!r} is not a card (rank A 2 ... 10 J Q K, then suit S H D C)"), text=text)
     return Card(RANKS.index(rank) + 1, suit)
+
+
+def parse_cards(codes: Sequence[object], most: int | None = None,
+                knockers: Collection[Card] = ()) -> list[Card]:
+    """Codes to Cards in their order, refusing what no real hand can hold.
+
+    More than `most` cards, a card twice, or (for the defender) a card that
+    `knockers` already holds: one physical card is in one place. The caller
+    checks that `codes` is a list and names the field in its own refusal.
+    """
+    if most is not None and len(codes) > most:
+        raise CardError(N_("at most {limit} cards, not {count}"), limit=most, count=len(codes))
+    cards: list[Card] = []
+    for code in codes:
+        card = parse_card(code)
+        if card in cards:
+            raise CardError(N_("{code} appears twice"), code=card.code)
+        if card in knockers:
+            raise CardError(N_("{card} is in the knocker's hand too"), card=card.code)
+        cards.append(card)
+    return cards
 
 
 def full_deck() -> list[Card]:

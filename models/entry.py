@@ -5,7 +5,7 @@ command, the import and the hand form all say the same thing.
 """
 from __future__ import annotations
 
-from .cards import CardError, parse_card
+from .cards import MOST_HELD, Card, CardError, parse_card, parse_cards
 from .errors import N_, MatchError, Message
 from .hand import DRAW, KNOCK, MAX_DEADWOOD, POINTS, Hand, knock_limit
 from .rules import LARGEST, Rules, is_integer
@@ -124,25 +124,32 @@ def read_upcard(raw: dict, rules: Rules, required: bool) -> str | None:
 
 
 def read_cards(raw: object) -> dict | None:
-    """The optional cards tapped in the card picker; replay ignores them."""
+    """The optional cards tapped in the card picker; replay ignores them.
+
+    The knocker's side is read first, so a defender's card that the knocker
+    holds too is refused on the defender's side, as the count page does.
+    """
     if raw is None:
         return None
     if not isinstance(raw, dict):
         raise MatchError("cards", N_("must be an object with knocker and defender lists"))
-    seen: set[str] = set()
-    out = {}
-    for side, codes in raw.items():
+    for side in raw:
         if side not in CARD_SIDES:
             raise MatchError(f"cards.{side}", N_("unknown side (knocker or defender)"))
-        if not isinstance(codes, list) or len(codes) > 11:
-            raise MatchError(f"cards.{side}", N_("must be a list of at most 11 cards"))
-        for code in codes:
-            try:
-                parse_card(code)
-            except CardError as error:
-                raise MatchError(f"cards.{side}", error) from None
-            if code in seen:
-                raise MatchError(f"cards.{side}", N_("{code} appears twice"), code=code)
-            seen.add(code)
-        out[side] = list(codes)
+    out: dict[str, list[str]] = {}
+    knockers: frozenset[Card] = frozenset()
+    for side in (side for side in CARD_SIDES if side in raw):
+        cards = read_side(raw[side], f"cards.{side}", knockers)
+        if side == "knocker":
+            knockers = frozenset(cards)
+        out[side] = [card.code for card in cards]
     return out
+
+
+def read_side(codes: object, field: str, knockers: frozenset[Card]) -> list[Card]:
+    if not isinstance(codes, list):
+        raise MatchError(field, N_("must be a list of at most 11 cards"))
+    try:
+        return parse_cards(codes, MOST_HELD, knockers)
+    except CardError as error:
+        raise MatchError(field, error) from None

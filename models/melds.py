@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from .cards import Card, CardError, SUITS, parse_card
+from .cards import Card, CardError, SUITS, parse_cards
 from .errors import N_, Message, Refusal
 
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
@@ -130,28 +130,16 @@ _NOT_A_LIST = {
     "hand": N_("a hand is a list of card codes such as ['7S', '10H']"),
     "meld": N_("a meld is a list of card codes such as ['7S', '10H']"),
 }
-_TWICE_IN = {
-    "hand": N_("{card} appears twice in the hand"),
-    "meld": N_("{card} appears twice in the meld"),
-}
 
 
 def _parse_codes(codes: Sequence[str], what: str) -> list[Card]:
-    """Card codes to Cards, naming the first bad or repeated card."""
+    """Card codes to Cards through the one card reader, its refusal as a MeldError for the CLI."""
     if isinstance(codes, str) or not isinstance(codes, (list, tuple)):
         raise MeldError(_NOT_A_LIST[what])
-    cards: list[Card] = []
-    for code in codes:
-        try:
-            card = parse_card(code)
-        except CardError:
-            raise MeldError(
-                N_("{text!r} is not a card (rank A 2 ... 10 J Q K, then suit S H D C)"), text=code
-            ) from None
-        if card in cards:
-            raise MeldError(_TWICE_IN[what], card=card.code)
-        cards.append(card)
-    return cards
+    try:
+        return parse_cards(codes)
+    except CardError as error:
+        raise MeldError(error.message) from None
 
 
 def _meld_problem(cards: Sequence[Card]) -> Message | None:

@@ -1,20 +1,15 @@
-// Gin Ledger: the card grid counts on each tap by asking /api/arrange (the counting is the server's).
+// Gin Ledger: the card grid counts on each tap by sending the form to the count page's JSON (the counting is the server's).
 // Without this script the grid is a plain form and the "Count" buttons ask the server instead.
 "use strict";
 (function () {
   var form = document.getElementById("count-form");
   if (!form || !window.fetch || !window.URLSearchParams) return;
-  var use = document.querySelector("[data-role=use]");
   var asked = 0;
 
   form.querySelectorAll("[data-role=count-submit]").forEach(function (b) { b.hidden = true; });
 
   function codes(side) {
     return Array.prototype.map.call(form.querySelectorAll("input[name=" + side + "]:checked"), function (i) { return i.value; });
-  }
-  function value(selector) {
-    var input = form.querySelector(selector);
-    return input ? input.value : "";
   }
   // A card as the grid draws it: the label's symbol and spoken name, in a chip of the suit's colour.
   function chip(side, code) {
@@ -80,39 +75,15 @@
     form.querySelectorAll("[data-role=knocker-name]").forEach(function (el) { el.textContent = chosen.value; });
     form.querySelectorAll("[data-role=defender-name]").forEach(function (el) { el.textContent = defender; });
   }
-  function useCounts(k, d, kr, dr) {
-    if (!use) return;
-    var p = new URLSearchParams();
-    var knocker = form.querySelector("input[name=knocker]:checked");
-    if (knocker) p.set("knocker", knocker.value);
-    if (kr.count !== null) p.set("knocker_deadwood", kr.count);
-    if (kr.status === "big_gin") p.set("big_gin", "y");
-    if (dr.count !== null) p.set("opponent_deadwood", dr.count);
-    if (value("[name=upcard]")) p.set("upcard", value("[name=upcard]"));
-    if (k.length) p.set("cards_knocker", k.join(" "));
-    if (d.length) p.set("cards_defender", d.join(" "));
-    use.href = use.dataset.match + "?" + p.toString() + "#hand-form";
-  }
+  // The whole form goes to the server, which counts both hands (limit, gin, lay-offs are its to know).
   function update() {
     var mine = ++asked;
     exclude();
     names();
-    var k = codes("k"), d = codes("d");
-    var kp = new URLSearchParams();
-    k.forEach(function (c) { kp.append("cards", c); });
-    if (form.dataset.oklahoma === "true" && value("[name=upcard]")) kp.set("upcard", value("[name=upcard]"));
-    else kp.set("limit", form.dataset.limit);
-    ask(kp).then(function (kr) {
-      var dp = new URLSearchParams();
-      d.forEach(function (c) { dp.append("cards", c); });
-      // After a knock (not gin) the defender lays off onto the knocker's melds.
-      if (kr.status === "knock" || kr.status === "over") kr.melds.forEach(function (m) { dp.append("onto", m.join(" ")); });
-      return ask(dp).then(function (dr) {
-        if (mine !== asked) return;  // a later tap has been asked already
-        show("k", kr);
-        show("d", dr);
-        useCounts(k, d, kr, dr);
-      });
+    ask(new URLSearchParams(new FormData(form))).then(function (body) {
+      if (mine !== asked) return;  // a later tap has been asked already
+      show("k", body.k);
+      show("d", body.d);
     }).catch(function (error) {
       if (mine !== asked) return;
       form.querySelector(".count-result[data-side=k] [data-role=status]").textContent = say(TEXTS.not_counted, { reason: error.message });
@@ -120,5 +91,10 @@
   }
   form.addEventListener("change", update);
   // The checkboxes are the form's; submitting it (Enter) still works, but the count is already here.
-  form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
+  // "Use these counts" is a real submit: the server counts the taps and goes on to the hand form.
+  form.addEventListener("submit", function (e) {
+    if (e.submitter && e.submitter.dataset.role === "use") return;
+    e.preventDefault();
+    update();
+  });
 })();

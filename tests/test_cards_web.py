@@ -3,6 +3,7 @@ import copy
 import json
 import re
 from html import unescape
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -15,10 +16,10 @@ DEFENDER = "6S 2S QH 8H KD KC KS 4D 9C 5C".split()   # KKK; lays off 2S 6S 8H QH
 GIN = "AS 2S 3S 4S 5D 5H 5C JD QD KD".split()
 
 
-def count_page(client, match_id, knocker=None, k=(), d=(), **extra):
+def count_page(client, match_id, knocker=None, k=(), d=(), route="count", **extra):
     query = ([("knocker", knocker)] if knocker else []) + [("k", c) for c in k] + [("d", c) for c in d]
     query += list(extra.items())
-    return client.get(f"/matches/{match_id}/count", query_string=query)
+    return client.get(f"/matches/{match_id}/{route}", query_string=query)
 
 
 def text(html: str) -> str:
@@ -45,9 +46,14 @@ def melds(fragment: str) -> list[str]:
     return [text(group) for group in inside.split('<span class="meld">')[1:]]
 
 
-def use_link(html: str) -> dict:
-    href = unescape(re.search(r'<a class="button primary big" data-role="use" href="([^"]+)"', html).group(1))
-    parts = urlsplit(href)
+def use_link(client, match_id, *taps, **extra) -> dict:
+    """Where "Use these counts" lands: the count form's query sent to its formaction, which redirects."""
+    html = count_page(client, match_id, *taps, **extra).get_data(as_text=True)
+    button = re.search(r'<button type="submit" class="button primary big" data-role="use"\s+formaction="([^"]+)">', html)
+    assert button and button.group(1) == f"/matches/{match_id}/count/use"
+    response = count_page(client, match_id, *taps, route="count/use", **extra)
+    assert response.status_code == 303
+    parts = urlsplit(response.headers["Location"])
     return {"path": parts.path, "fragment": parts.fragment, **{k: v[0] for k, v in parse_qs(parts.query).items()}}
 
 
@@ -96,7 +102,7 @@ def test_a_knocker_and_a_defender_counted(client, match_id):
     assert """<span data-role="knocker-name">Ana</span>'s cards""" in html
     assert """<span data-role="defender-name">Ben</span>'s cards""" in html
 
-    link = use_link(html)
+    link = use_link(client, match_id, "Ana", KNOCKER, DEFENDER)
     assert link == {"path": f"/matches/{match_id}", "fragment": "hand-form", "knocker": "Ana",
                     "knocker_deadwood": "2", "opponent_deadwood": "18",
                     "cards_knocker": " ".join(KNOCKER), "cards_defender": " ".join(DEFENDER)}
@@ -113,7 +119,7 @@ def test_no_layoffs_before_the_knockers_cards_or_after_gin(client, match_id):
     assert role(result(html, "k"), "status") == "Gin: all 10 cards melded (no lay-offs)."
     assert role(result(html, "d"), "status") == "Deadwood 50."
     assert role(result(html, "d"), "laid_off") == "none"
-    assert use_link(html)["knocker_deadwood"] == "0"
+    assert use_link(client, match_id, "Ben", GIN, defender)["knocker_deadwood"] == "0"
 
 
 @pytest.mark.parametrize("cards, status, count", [
@@ -126,7 +132,7 @@ def test_no_layoffs_before_the_knockers_cards_or_after_gin(client, match_id):
 def test_knock_status(client, match_id, cards, status, count):
     html = count_page(client, match_id, "Ana", cards).get_data(as_text=True)
     assert role(result(html, "k"), "status") == status
-    link = use_link(html)
+    link = use_link(client, match_id, "Ana", cards)
     if count is not None:
         assert link["knocker_deadwood"] == count
     else:
@@ -152,7 +158,7 @@ def test_oklahoma_limit_comes_from_the_upcard(client):
     hand = "AS 2S 3S 7D 8D 9D KC KH KS 4C".split()  # deadwood 4
     html = count_page(client, match_id, "Ana", hand, upcard="3H").get_data(as_text=True)
     assert role(result(html, "k"), "status") == "Cannot knock: 4 is over the Oklahoma limit 3 (upcard 3♥)."
-    assert use_link(html)["upcard"] == "3H"
+    assert use_link(client, match_id, "Ana", hand, upcard="3H")["upcard"] == "3H"
     assert '<option value="3H" selected>' in html
     html = count_page(client, match_id, "Ana", hand, upcard="7C").get_data(as_text=True)
     assert role(result(html, "k"), "status") == "May knock with 4 (within the Oklahoma limit 7 (upcard 7♣))."
@@ -213,6 +219,45 @@ def test_api_defender_with_and_without_onto(client):
     assert arrange(client, []).get_json()["points"] == 0
 
 
+def count_json(client, match_id, *taps, **extra):
+    return count_page(client, match_id, *taps, route="count.json", **extra)
+
+
+def test_the_page_json_counts_both_hands_as_the_page_does(client, match_id):
+    html = count_page(client, match_id, "Ana", KNOCKER, DEFENDER).get_data(as_text=True)
+    assert f'data-api="/matches/{match_id}/count.json"' in html
+    response = count_json(client, match_id, "Ana", KNOCKER, DEFENDER)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    body = response.get_json()
+    assert body["k"]["text"] == role(result(html, "k"), "status") == "May knock with 2 (within the knock limit 10)."
+    assert body["d"]["text"] == role(result(html, "d"), "status") == "Deadwood 18 after laying off 4 cards."
+    assert (body["k"]["count"], body["d"]["count"], body["d"]["laid_off"]) == (2, 18, ["2S", "6S", "8H", "QH"])
+    assert body["d"]["onto"] == body["k"]["melds"]
+    assert count_json(client, match_id).get_json()["k"]["text"] == "0 of 10 cards tapped."
+
+
+def test_the_page_json_takes_the_upcard_only_in_oklahoma(client, match_id):
+    hand = "AS 2S 3S 7D 8D 9D KC KH KS 4C".split()  # deadwood 4
+    assert count_json(client, match_id, "Ana", hand, upcard="3H").get_json()["k"]["status"] == "knock"
+    oklahoma = new_match(client, oklahoma="y")
+    assert count_json(client, oklahoma, "Ana", hand, upcard="3H").get_json()["k"]["text"] == (
+        "Cannot knock: 4 is over the Oklahoma limit 3 (upcard 3♥).")
+
+
+def test_the_page_json_names_a_refused_tap(client, match_id):
+    response = count_json(client, match_id, "Ana", ["7S", "7S"], ["ZZ"])
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "k: 7S appears twice; d: 'ZZ' is not a card (rank A 2 ... 10 J Q K, "
+                                            "then suit S H D C)"}
+
+
+def test_the_page_script_knows_no_rule_and_builds_no_link():
+    script = (Path(__file__).resolve().parents[1] / "static" / "cards.js").read_text(encoding="utf-8")
+    code = "\n".join(line.split("//")[0] for line in script.splitlines())
+    for word in ("limit", "gin", "onto", "oklahoma", "count ===", "href", "matches"):
+        assert word not in code.lower(), word
+
+
 @pytest.mark.parametrize("cards, params, fragment", [
     (["ZZ"], {}, "cards: 'ZZ' is not a card"),
     (["AS", "AS"], {}, "cards: AS appears twice"),
@@ -237,9 +282,9 @@ def test_api_refusals_are_json_400(client, cards, params, fragment):
 # --------------------------------------------------------------------------
 
 def test_use_these_counts_prefills_the_hand_form(client, match_id):
-    link = unescape(re.search(r'data-role="use" href="([^"]+)"',
-                              count_page(client, match_id, "Ana", KNOCKER, DEFENDER).get_data(as_text=True)).group(1))
-    response = client.get(link.split("#")[0])
+    used = count_page(client, match_id, "Ana", KNOCKER, DEFENDER, route="count/use")
+    assert used.status_code == 303
+    response = client.get(used.headers["Location"].split("#")[0])
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert '<input type="radio" class="sr" id="knocker-1" name="knocker" value="Ana" checked>' in html
@@ -252,6 +297,29 @@ def test_use_these_counts_prefills_the_hand_form(client, match_id):
     count_link = unescape(re.search(r'<a class="button" data-role="count-link" href="([^"]+)"', html).group(1))
     assert count_link.startswith(f"/matches/{match_id}/count?knocker=Ana&k=3S&k=4S")
     assert len(export(client, match_id)["hands"]) == 0  # a prefilled form stores nothing
+
+
+def test_use_these_counts_with_a_bad_tap_stays_on_the_grid_and_names_it(client, match_id):
+    response = count_page(client, match_id, "Ana", KNOCKER, ["7H"], route="count/use")
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "d: 7H is in the knocker's hand too" in text(html)
+    assert 'id="count-form"' in html and f'value="2C" id="k-2C" checked>' in html
+
+
+def test_use_these_counts_needs_no_count_first_and_takes_the_oklahoma_upcard(client):
+    match_id = new_match(client, oklahoma="y")
+    link = use_link(client, match_id, "Ben", GIN + ["10D"], upcard="AD")
+    assert (link["knocker"], link["knocker_deadwood"], link["big_gin"], link["upcard"]) == ("Ben", "0", "y", "AD")
+    assert "opponent_deadwood" not in link and "cards_defender" not in link
+
+
+def test_no_use_button_once_the_match_is_over(client):
+    match_id = import_match(client, {"format": "single", "players": ["Ana", "Ben"],
+                                     "hands": [{"winner": "Ana", "points": 150}]})
+    assert 'data-role="use"' in count_page(client, new_match(client)).get_data(as_text=True)
+    html = count_page(client, match_id).get_data(as_text=True)
+    assert 'data-role="use"' not in html
 
 
 def test_prefill_leaves_out_what_cannot_be(client, match_id):
@@ -307,8 +375,8 @@ def test_a_typed_points_hand_keeps_no_cards(client, match_id):
 @pytest.mark.parametrize("fields, message", [
     ({"cards_knocker": "3S ZZ"}, "Knocker's cards: 'ZZ' is not a card"),
     ({"cards_knocker": "3S 3S"}, "Knocker's cards: 3S appears twice"),
-    ({"cards_knocker": " ".join(KNOCKER + ["AD", "AH"])}, "Knocker's cards: must be a list of at most 11 cards"),
-    ({"cards_knocker": " ".join(KNOCKER), "cards_defender": "7H"}, "Defender's cards: 7H appears twice"),
+    ({"cards_knocker": " ".join(KNOCKER + ["AD", "AH"])}, "Knocker's cards: at most 11 cards, not 12"),
+    ({"cards_knocker": " ".join(KNOCKER), "cards_defender": "7H"}, "Defender's cards: 7H is in the knocker's hand too"),
     ({"cards_defender": "as"}, "Defender's cards: 'as' is not a card"),
 ])
 def test_bad_cards_are_refused_with_the_field_named_and_nothing_stored(client, match_id, fields, message):

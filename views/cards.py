@@ -1,35 +1,33 @@
-"""Counting cards: the card grid (a plain GET form) and the JSON it asks on each tap.
+"""Counting cards: the card grid (a plain GET form), its JSON, and "Use these counts".
 
-The arranging is models/melds.py; this module only reads the taps, adds the
-knock rules (limit, gin, big gin) and words the answer, the same words for the
-page and for the JSON, so the page script never counts anything itself.
+The view only reads the taps, asks the engine (models/count.py: the knock
+advice; models/melds.py: the arranging) and shows or sends the answer in the
+page's language, the same words for the page and the JSON, so the page
+script never counts or decides anything itself.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, jsonify, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 
 from forms import UPCARDS
-from models.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card
-from i18n import translated
+from i18n import render, translated
+from models.cards import MOST_HELD, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card, parse_cards
+from models.count import Deal, count_deal, count_knocker, count_onto, fixed_limit, upcard_limit
 from models.errors import N_, MatchError
-from models.hand import knock_limit, other
-from models.melds import Arrangement, MeldError, best_after_layoffs, best_arrangement, parse_meld
-from models.rules import Rules
+from models.hand import other
+from models.melds import MeldError, parse_meld
 
 from .common import match_or_404
 
 bp = Blueprint("cards", __name__)
 
-HAND_SIZE = 10
-MAX_CARDS = 11  # the knocker may hold 11 for big gin
 RANK_WORDS = {"A": lazy_gettext("ace"), "J": lazy_gettext("jack"), "Q": lazy_gettext("queen"),
               "K": lazy_gettext("king")}
 SUIT_WORDS = {"spades": lazy_gettext("spades"), "hearts": lazy_gettext("hearts"),
               "diamonds": lazy_gettext("diamonds"), "clubs": lazy_gettext("clubs")}
-OKLAHOMA = Rules(oklahoma=True)
 
 
 # --------------------------------------------------------------------------
@@ -41,23 +39,12 @@ def codes_from(values: list[str]) -> list[str]:
     return [code for value in values for code in value.split()]
 
 
-def read_cards(codes: list[str], field: str, limit: int = MAX_CARDS,
-               taken: frozenset[Card] = frozenset(), taken_by: str = "") -> list[Card]:
-    """Card codes to Cards; a refusal names the field (k, d, cards) and the card."""
-    if len(codes) > limit:
-        raise MatchError(field, N_("at most {limit} cards, not {count}"), limit=limit, count=len(codes))
-    cards: list[Card] = []
-    for code in codes:
-        try:
-            card = parse_card(code)
-        except CardError as error:
-            raise MatchError(field, error) from None
-        if card in cards:
-            raise MatchError(field, N_("{code} appears twice"), code=card.code)
-        if card in taken:
-            raise MatchError(field, N_("{card} is in the knocker's hand too"), card=card.code)
-        cards.append(card)
-    return cards
+def read_cards(codes: list[str], field: str, knockers: frozenset[Card] = frozenset()) -> list[Card]:
+    """Card codes to Cards (models/cards.parse_cards); a refusal names the field (k, d, cards)."""
+    try:
+        return parse_cards(codes, MOST_HELD, knockers)
+    except CardError as error:
+        raise MatchError(field, error) from None
 
 
 def read_limit(text: str | None) -> int | None:
@@ -87,113 +74,40 @@ def read_onto(values: list[str]) -> list[tuple[Card, ...]]:
     return melds
 
 
-# --------------------------------------------------------------------------
-# Counting
-# --------------------------------------------------------------------------
+@dataclass
+class Taps:
+    """The count form as sent: who knocked, the upcard, each side's cards (None where refused)."""
 
-@dataclass(frozen=True)
-class Count:
-    """One side's cards counted: the arrangement shown, the status and the number to enter."""
-
-    arrangement: Arrangement
-    status: str            # incomplete, too_many, gin, big_gin, knock, over, counted
-    text: str
-    count: int | None      # the deadwood to enter, None until the hand is complete
-    discard: Card | None = None
-    onto: tuple = ()       # the knocker's melds the defender laid off onto
-
-    def to_dict(self) -> dict:
-        out = self.arrangement.to_dict()
-        out.update(status=self.status, text=self.text, count=self.count,
-                   discard=self.discard.code if self.discard else None,
-                   onto=[[card.code for card in meld] for meld in self.onto])
-        return out
-
-    @property
-    def gin(self) -> bool:
-        return self.status in ("gin", "big_gin")
-
-    @property
-    def knocks(self) -> bool:
-        """A complete knocker's hand that is not gin: the defender may lay off onto it."""
-        return self.status in ("knock", "over")
+    knocker: str | None
+    upcard: Card | None
+    k: list[Card] | None
+    d: list[Card] | None
+    errors: list[MatchError]
 
 
-def face(card: Card) -> str:
-    return card.code[:-1] + SUIT_SYMBOLS[card.suit]
+def read_taps(players: tuple[str, str], oklahoma: bool) -> Taps:
+    """Every field read on its own, so one bad field is named and the others still count."""
+    errors: list[MatchError] = []
+
+    def attempt(read, *args):
+        try:
+            return read(*args)
+        except MatchError as error:
+            errors.append(error)
+            return None
+
+    knocker = request.args.get("knocker")
+    upcard = attempt(read_upcard, request.args.get("upcard"))
+    k = attempt(read_cards, codes_from(request.args.getlist("k")), "k")
+    d = attempt(read_cards, codes_from(request.args.getlist("d")), "d", frozenset(k or ()))
+    return Taps(knocker if knocker in players else None, upcard if oklahoma else None, k, d, errors)
 
 
-def limit_phrase(rules: Rules, upcard: str | None) -> tuple[int, str]:
-    """The deal's knock limit and how to name it (Oklahoma: from the upcard)."""
-    if rules.oklahoma and upcard is not None:
-        return upcard_limit(parse_card(upcard))
-    limit = knock_limit(rules, None)
-    return limit, gettext("the knock limit %(limit)s", limit=limit)
-
-
-def upcard_limit(upcard: Card) -> tuple[int, str]:
-    """Oklahoma: the upcard's value is the limit, an ace means gin only (as models/hand.py)."""
-    limit = knock_limit(OKLAHOMA, upcard.code)
-    if limit == 0:
-        return 0, gettext("the Oklahoma limit 0 (upcard %(upcard)s, an ace: gin only)", upcard=face(upcard))
-    return limit, gettext("the Oklahoma limit %(limit)s (upcard %(upcard)s)", limit=limit, upcard=face(upcard))
-
-
-def best_discard(cards: list[Card]) -> tuple[Card, Arrangement]:
-    """With 11 cards the knocker discards one: the discard leaving the least deadwood."""
-    best: tuple[Card, Arrangement] | None = None
-    for card in sorted(cards, key=lambda c: (-c.value, c)):  # ties: throw the higher card
-        arrangement = best_arrangement([c for c in cards if c != card])
-        if best is None or arrangement.points < best[1].points:
-            best = (card, arrangement)
-    return best
-
-
-def count_knocker(cards: list[Card], limit: int, phrase: str) -> Count:
-    arrangement = best_arrangement(cards)
-    if len(cards) < HAND_SIZE:
-        return Count(arrangement, "incomplete", tapped(len(cards)), None)
-    if len(cards) == MAX_CARDS and arrangement.points == 0:
-        return Count(arrangement, "big_gin", gettext("Big gin: all 11 cards melded (no lay-offs)."), 0)
-    discard = None
-    if len(cards) == MAX_CARDS:
-        discard, arrangement = best_discard(cards)
-    points = arrangement.points
-    if points == 0:
-        status, text = "gin", gettext("Gin: all 10 cards melded (no lay-offs).")
-    elif points <= limit:
-        status, text = "knock", gettext("May knock with %(points)s (within %(limit)s).", points=points, limit=phrase)
-    else:
-        status, text = "over", gettext("Cannot knock: %(points)s is over %(limit)s.", points=points, limit=phrase)
-    if discard is not None:
-        text = gettext("Discard %(card)s: %(then)s", card=face(discard), then=text)
-    return Count(arrangement, status, text, points, discard)
-
-
-def tapped(count: int) -> str:
-    return ngettext("%(num)d of 10 cards tapped.", "%(num)d of 10 cards tapped.", count)
-
-
-def count_defender(cards: list[Card], knocker: Count | None) -> Count:
-    """After a knock the defender lays off onto the knocker's melds; never after gin."""
-    onto = tuple(knocker.arrangement.melds) if knocker and knocker.knocks else ()
-    arrangement = best_after_layoffs(cards, onto) if onto else best_arrangement(cards)
-    return defender_count(arrangement, len(cards), onto)
-
-
-def defender_count(arrangement: Arrangement, size: int, onto: tuple) -> Count:
-    if size < HAND_SIZE:
-        return Count(arrangement, "incomplete", tapped(size), None, onto=onto)
-    if size > HAND_SIZE:
-        return Count(arrangement, "too_many", gettext("The defender holds 10 cards; untap one."), None, onto=onto)
-    points = arrangement.points
-    if onto:
-        laid = len(arrangement.laid_off)
-        text = ngettext("Deadwood %(points)s after laying off %(num)d card.",
-                        "Deadwood %(points)s after laying off %(num)d cards.", laid, points=points)
-    else:
-        text = gettext("Deadwood %(points)s.", points=points)
-    return Count(arrangement, "counted", text, points, onto=onto)
+def counted(match_id: int):
+    """The stored match, the taps and their count: what the page, its JSON and "Use" all start from."""
+    stored = match_or_404(match_id)
+    taps = read_taps(stored.match.players, stored.match.rules.oklahoma)
+    return stored, taps, count_deal(stored.match.rules, taps.upcard, taps.k, taps.d)
 
 
 # --------------------------------------------------------------------------
@@ -217,69 +131,58 @@ def _card_face(code: str) -> dict | None:
     return card_face(code)
 
 
-def use_url(match_id: int, knocker: str | None, upcard: str | None, k_cards, d_cards,
-            k_count: Count | None, d_count: Count | None) -> str:
-    """The match page with the hand form filled from the counts."""
-    args: dict = {}
-    if knocker:
-        args["knocker"] = knocker
-    if k_count and k_count.count is not None:
-        args["knocker_deadwood"] = k_count.count
-        if k_count.status == "big_gin":
-            args["big_gin"] = "y"
-    if d_count and d_count.count is not None:
-        args["opponent_deadwood"] = d_count.count
-    if upcard:
-        args["upcard"] = upcard
-    if k_cards:
-        args["cards_knocker"] = " ".join(card.code for card in k_cards)
-    if d_cards:
-        args["cards_defender"] = " ".join(card.code for card in d_cards)
-    return url_for("matches.show", match_id=match_id, **args) + "#hand-form"
+def use_url(match_id: int, taps: Taps, deal: Deal) -> str:
+    """The match page with the hand form filled from the counts (matches.prefilled_form reads it)."""
+    args: dict = {"knocker": taps.knocker}
+    args.update(deal.entry())
+    if args.pop("big_gin", False):
+        args["big_gin"] = "y"
+    args["upcard"] = taps.upcard.code if taps.upcard else None
+    args["cards_knocker"] = " ".join(card.code for card in taps.k or ()) or None
+    args["cards_defender"] = " ".join(card.code for card in taps.d or ()) or None
+    return url_for("matches.show", match_id=match_id, **{k: v for k, v in args.items() if v is not None}) + "#hand-form"
+
+
+def show_count(stored, taps: Taps, deal: Deal):
+    """The grid with both sides counted; 400 when a field was refused (it is named above the grid)."""
+    match = stored.match
+    return render_template(
+        "count.html", stored=stored, match=match, sheet=stored.sheet(),
+        knocker=taps.knocker, defender=other(match.players, taps.knocker) if taps.knocker else None,
+        upcard=taps.upcard.code if taps.upcard else None, upcards=UPCARDS, errors=taps.errors,
+        ranks=RANKS, suits=SUITS, k_codes=[c.code for c in taps.k or ()], d_codes=[c.code for c in taps.d or ()],
+        k_count=deal.knocker, d_count=deal.defender,
+        k_text=render(deal.knocker.text) if deal.knocker else "",
+        d_text=render(deal.defender.text) if deal.defender else "",
+    ), 400 if taps.errors else 200
 
 
 @bp.get("/matches/<int:match_id>/count")
 def count(match_id: int):
-    stored = match_or_404(match_id)
-    match = stored.match
-    knocker = request.args.get("knocker")
-    knocker = knocker if knocker in match.players else None
-    errors: list[MatchError] = []
-    upcard = request.args.get("upcard") or None
-    if upcard is not None:
-        try:
-            upcard = parse_card(upcard).code
-        except CardError as error:
-            errors.append(MatchError("upcard", error))
-            upcard = None
-    if not match.rules.oklahoma:
-        upcard = None
-    k_codes, d_codes = codes_from(request.args.getlist("k")), codes_from(request.args.getlist("d"))
-    k_cards = d_cards = None
-    try:
-        k_cards = read_cards(k_codes, "k")
-    except MatchError as error:
-        errors.append(error)
-    try:
-        d_cards = read_cards(d_codes, "d", taken=frozenset(k_cards or ()), taken_by="knocker")
-    except MatchError as error:
-        errors.append(error)
-    limit, phrase = limit_phrase(match.rules, upcard)
-    k_count = count_knocker(k_cards, limit, phrase) if k_cards is not None else None
-    d_count = count_defender(d_cards, k_count) if d_cards is not None else None
-    return render_template(
-        "count.html", stored=stored, match=match, sheet=stored.sheet(),
-        knocker=knocker, defender=other(match.players, knocker) if knocker else None,
-        upcard=upcard, upcards=UPCARDS, errors=errors, ranks=RANKS, suits=SUITS,
-        k_codes=[c.code for c in k_cards or ()], d_codes=[c.code for c in d_cards or ()],
-        k_count=k_count, d_count=d_count, limit=limit,
-        use_url=use_url(match_id, knocker, upcard, k_cards or (), d_cards or (), k_count, d_count),
-    ), 400 if errors else 200
+    return show_count(*counted(match_id))
+
+
+@bp.get("/matches/<int:match_id>/count/use")
+def use(match_id: int):
+    """"Use these counts": the count form sent here, counted again, and on to the hand form (303)."""
+    stored, taps, deal = counted(match_id)
+    if taps.errors:
+        return show_count(stored, taps, deal)
+    return redirect(use_url(match_id, taps, deal), 303)
 
 
 # --------------------------------------------------------------------------
 # The JSON the page script asks on each tap
 # --------------------------------------------------------------------------
+
+@bp.get("/matches/<int:match_id>/count.json")
+def count_json(match_id: int):
+    """The count form's query, both sides counted and worded: all the page script shows."""
+    _, taps, deal = counted(match_id)
+    if taps.errors:
+        return jsonify(error="; ".join(translated(error) for error in taps.errors)), 400
+    return jsonify(k=deal.knocker.to_dict(render), d=deal.defender.to_dict(render))
+
 
 @bp.get("/api/arrange")
 def arrange():
@@ -298,15 +201,12 @@ def arrange():
         if (limit is not None or upcard is not None) and onto:
             raise MatchError("onto", N_("a knocker does not lay off; send limit (or upcard) or onto, not both"))
         cards = read_cards(codes_from(request.args.getlist("cards")), "cards")
-        if upcard is not None:
-            result = count_knocker(cards, *upcard_limit(upcard))
-        elif limit is not None:
-            result = count_knocker(cards, limit, gettext("the knock limit %(limit)s", limit=limit))
+        if upcard is not None or limit is not None:
+            result = count_knocker(cards, upcard_limit(upcard) if upcard else fixed_limit(limit))
         else:
-            arrangement = best_after_layoffs(cards, onto) if onto else best_arrangement(cards)
-            result = defender_count(arrangement, len(cards), tuple(onto))
+            result = count_onto(cards, onto)
     except MeldError as error:
         return jsonify(error=gettext("%(field)s: %(reason)s", field="onto", reason=translated(error))), 400
     except MatchError as error:
         return jsonify(error=translated(error)), 400
-    return jsonify(result.to_dict())
+    return jsonify(result.to_dict(render))

@@ -34,6 +34,19 @@ def result(page, side: str):
     return page.locator(f".count-result[data-side={side}]")
 
 
+def use_the_counts(page, match_id: int, seat: int = 1):
+    """Tap "Use these counts" (the server counts the taps and redirects): the hand form, filled."""
+    page.get_by_role("button", name="Use these counts").tap()
+    page.wait_for_url(re.compile(rf"/matches/{match_id}\?.*#hand-form$"))
+    form = page.locator("#hand-form")
+    expect(form.locator(f"#knocker-{seat}")).to_be_checked()
+    expect(form.locator("#kd-2")).to_be_checked()
+    expect(form.locator("input[name=opponent_deadwood]")).to_have_value("18")
+    expect(form.locator(".counted-cards")).to_contain_text("7 of hearts")
+    expect(form.locator(".counted-cards")).to_contain_text("queen of hearts")
+    return form
+
+
 def check_saved_hand(page, player, match_id: int) -> None:
     """The sheet's first row, the export's cards, and the edit page showing them."""
     page.wait_for_url(f"**/matches/{match_id}#hand-1")
@@ -94,13 +107,8 @@ def test_count_cards_by_taps_then_save_the_hand(page, player):
     page.locator("label[for=d-AH]").tap()
     expect(defender.locator("[data-role=status]")).to_have_text("Deadwood 18 after laying off 4 cards.")
 
-    page.get_by_role("link", name="Use these counts").tap()
-    page.wait_for_url(re.compile(rf"/matches/{match_id}\?.*#hand-form$"))
-    expect(form.locator("#knocker-1")).to_be_checked()
-    expect(form.locator("#kd-2")).to_be_checked()
-    expect(form.locator("input[name=opponent_deadwood]")).to_have_value("18")
+    use_the_counts(page, match_id)
     expect(form.locator("[data-role=preview]")).to_have_text("Ana scores 16 → game 1.")
-    expect(form.locator(".counted-cards")).to_contain_text("7 of hearts")
     form.get_by_role("button", name="Save hand").tap()
     check_saved_hand(page, player, match_id)
 
@@ -131,12 +139,19 @@ def test_count_cards_without_script(page, player):
     page.wait_for_url(re.compile(r"&d=2S"))
     expect(result(page, "d").locator("[data-role=status]")).to_have_text("Deadwood 18 after laying off 4 cards.")
 
-    page.get_by_role("link", name="Use these counts").tap()
-    page.wait_for_url(re.compile(rf"/matches/{match_id}\?.*#hand-form$"))
-    expect(page.locator("#kd-2")).to_be_checked()
-    expect(page.locator("input[name=opponent_deadwood]")).to_have_value("18")
-    page.get_by_role("button", name="Save hand").tap()
+    use_the_counts(page, match_id).get_by_role("button", name="Save hand").tap()
     check_saved_hand(page, player, match_id)
+
+
+@pytest.mark.parametrize("context_options", [{"java_script_enabled": False}], indirect=True)
+def test_use_these_counts_without_script_needs_no_count_first(page, player):
+    """Tapped cards go straight to the hand form: the server counts them on the way."""
+    match_id = player.new_match("Ana", "Ben")
+    page.goto(f"/matches/{match_id}/count")
+    page.locator("label[for=knocker-2]").tap()
+    tap_cards(page, "k", KNOCKER)
+    tap_cards(page, "d", DEFENDER)
+    expect(use_the_counts(page, match_id, seat=2).locator(".counted-cards")).to_contain_text("Ben: ")
 
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
