@@ -3,9 +3,9 @@
     python bench/engine_bench.py            # 1,000 / 10,000 / 100,000 hands
     python bench/engine_bench.py 5000 20000 # other sizes
 
-For each size it builds one seeded, random Hollywood match (every kind of hand;
-target 1,000,000 so that no game closes and every hand is accepted) and prints
-the best of 5 runs of:
+For each size it builds tests/generate.py's long match, the one the property
+tests replay (every kind of hand; target 1,000,000 so that no game closes and
+every hand is accepted), and prints the best of 5 runs of:
 
 - score_sheet(match)           the fold alone, on an already validated Match
 - load_match(text)             parse + validate every hand (+ the fold it runs to
@@ -19,7 +19,6 @@ same runs are also timed in process CPU time (steadier when the machine is busy)
 from __future__ import annotations
 
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -29,45 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from models.errors import MatchError  # noqa: E402
 from models.ledger import score_sheet  # noqa: E402
 from models.matchfile import load_match, replay  # noqa: E402
+from tests.generate import long_match  # noqa: E402
 
 SIZES = (1_000, 10_000, 100_000)
 REPEATS = 5
-KINDS = ("knock", "gin", "big_gin", "undercut", "draw", "points")
-
-
-def long_match(count: int, seed: int = 1) -> dict:
-    """A match of `count` hands that stays open: small hands, a target of 1,000,000.
-
-    Hands average about 16 points, so 100,000 of them (about 42,000 wins each,
-    every one written into game 1) leave each player near 815,000, under the
-    target (1,000,000 is the largest the rules allow). Around 120,000 hands the
-    games close and the match ends, so larger sizes are refused.
-    """
-    rng = random.Random(seed)
-    players = ["Ana", "Ben"]
-    hands = []
-    for _ in range(count):
-        kind = rng.choice(KINDS)
-        if kind == "draw":
-            hands.append({"draw": True})
-            continue
-        if kind == "points":
-            hands.append({"winner": rng.choice(players), "points": rng.randint(1, 20)})
-            continue
-        hand = {"knocker": rng.choice(players)}
-        if kind == "knock":
-            kd = rng.randint(1, 10)
-            hand.update(knocker_deadwood=kd, opponent_deadwood=rng.randint(kd + 1, kd + 12))
-        elif kind == "undercut":
-            kd = rng.randint(1, 10)
-            hand.update(knocker_deadwood=kd, opponent_deadwood=rng.randint(0, kd))
-        else:
-            hand.update(knocker_deadwood=0, opponent_deadwood=rng.randint(0, 12))
-            if kind == "big_gin":
-                hand["big_gin"] = True
-        hands.append(hand)
-    return {"format": "hollywood", "players": players, "first_dealer": "Ben",
-            "rules": {"target": 1_000_000}, "hands": hands}
 
 
 def best_of(repeats: int, fn, clock=time.perf_counter) -> float:

@@ -6,6 +6,11 @@ stopped politely or killed with SIGKILL (the waitress process itself: it is star
 without a shell, so `process.pid` is the server). `Client` is one phone: a cookie jar,
 GET a page, read its csrf_token/form_id/version, POST a form without following the
 redirect. Only the standard library is used.
+
+With `files_dir`, the server runs `app_with_files` instead: the same app plus a route
+that sends the folder's files as Flask's /static/ does, and a log of the requests it
+received. The benchmark uses it for its "limit" (a static file the size of a page,
+from the same server) and to count round trips as the server saw them.
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -29,6 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 START_TIMEOUT = 20.0
 REQUEST_TIMEOUT = 30.0
+FILES_VAR = "GIN_LEDGER_TEST_FILES"
+FILES_ROUTE = "/test-files/"
+REQUEST_LOG = "requests.log"  # inside files_dir, so the route could serve it but nothing asks
 
 
 def free_port() -> int:
@@ -47,9 +56,11 @@ def server_env(database: str, **extra: str) -> dict:
 class Server:
     """waitress serving app:create_app on one database file."""
 
-    def __init__(self, database: str | os.PathLike, threads: int = 8, log_dir: str | os.PathLike | None = None):
+    def __init__(self, database: str | os.PathLike, threads: int = 8, log_dir: str | os.PathLike | None = None,
+                 files_dir: str | os.PathLike | None = None):
         self.database = str(database)
         self.threads = threads
+        self.files_dir = Path(files_dir) if files_dir else None
         self.log_dir = Path(log_dir) if log_dir else Path(self.database).parent
         self.process: subprocess.Popen | None = None
         self.port: int | None = None
@@ -71,10 +82,12 @@ class Server:
             self.starts += 1
             self.log_path = self.log_dir / f"waitress-{self.starts}.log"
             self._log = open(self.log_path, "wb")
+            factory, extra = ("app:create_app", {}) if self.files_dir is None else (
+                "tests.server:app_with_files", {FILES_VAR: str(self.files_dir)})
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "waitress", f"--listen={HOST}:{self.port}", f"--threads={self.threads}",
-                 "--call", "app:create_app"],
-                cwd=ROOT, env=server_env(self.database), stdout=self._log, stderr=subprocess.STDOUT,
+                 "--call", factory],
+                cwd=ROOT, env=server_env(self.database, **extra), stdout=self._log, stderr=subprocess.STDOUT,
             )
             try:
                 self.wait_ready()
@@ -124,6 +137,11 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=10)
         self._log.close()
+
+    def requests_seen(self) -> list[str]:
+        """With files_dir: every request answered so far, as "METHOD /path STATUS", in order."""
+        log = self.files_dir / REQUEST_LOG
+        return log.read_text().splitlines() if log.exists() else []
 
     def __enter__(self) -> "Server":
         return self.start()
@@ -205,3 +223,40 @@ class Client:
         """As the match page does it: a fresh page, its token and its one-time form id."""
         form = self.page_fields(f"/matches/{match_id}", "csrf_token", "form_id")
         return self.post(f"/matches/{match_id}/hands", {**form, **fields})
+
+
+def app_with_files():
+    """The app as create_app builds it, plus FILES_ROUTE and the request log (see the module doc).
+
+    The files go through the same waitress, Flask and request hooks as /static/, so a
+    page compared with a file of its size differs only in what the app does for it."""
+    from flask import send_from_directory
+
+    import app as gin_ledger
+
+    application = gin_ledger.create_app()
+    folder = Path(os.environ[FILES_VAR])
+
+    @application.get(FILES_ROUTE + "<path:name>")
+    def test_file(name: str):
+        return send_from_directory(folder, name, max_age=application.get_send_file_max_age(name))
+
+    application.wsgi_app = RequestLog(application.wsgi_app, folder / REQUEST_LOG)
+    return application
+
+
+class RequestLog:
+    """WSGI middleware: a line per request, written when it is answered, so the order is the server's."""
+
+    def __init__(self, wsgi_app, path: Path):
+        self.wsgi_app = wsgi_app
+        self.file = open(path, "a", buffering=1, encoding="utf-8")
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        def logged(status, headers, exc_info=None):
+            with self.lock:
+                self.file.write(f"{environ['REQUEST_METHOD']} {environ.get('PATH_INFO', '')} {status.split()[0]}\n")
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, logged)

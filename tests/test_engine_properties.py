@@ -26,7 +26,7 @@ from models.ledger import score_sheet
 from models.match import Match
 from models.matchfile import export_document, load_match, match_document, match_from_document, replay
 from models.rules import Rules, rules_from
-from bench.engine_bench import long_match
+from tests.generate import long_match
 
 MAX_HANDS = 60
 # 60 examples per property keeps this file near 12 s of CPU; set ENGINE_EXAMPLES=2000

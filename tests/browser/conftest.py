@@ -9,25 +9,17 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.browser.driver import TIMEOUT_MS, launch, phone, why_not
+from tests.server import Server
+
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-VIEWPORT = {"width": 360, "height": 740}
 MATCH_URL = re.compile(r"/matches/(\d+)(#.*)?$")
-TIMEOUT_MS = 10_000  # generous: a busy CI machine is slow, and a passing step never waits for it
 
 
 def in_ci() -> bool:
@@ -41,65 +33,22 @@ def missing(reason: str, hint: str):
     pytest.skip(hint)
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen, log_path: Path, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status < 500:
-                    return
-        except urllib.error.HTTPError as error:
-            if error.code < 500:
-                return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"the server did not answer at {url} within {timeout:.0f} s:\n{log_path.read_text()}")
-
-
 @pytest.fixture(scope="session")
 def server():
-    """Base URL of the app served by waitress in its own process, on a fresh database."""
+    """Base URL of the app served by waitress (4 threads) in its own process, on a fresh database."""
     workdir = Path(tempfile.mkdtemp(prefix="gin-ledger-browser-"))
-    port = free_port()
-    # No FLASK_* of the caller leaks in: a passphrase would put a login page in front of every test.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FLASK_")}
-    env.update(FLASK_DATABASE=str(workdir / "gin-ledger.sqlite"), FLASK_SECRET_KEY="test")
-    log_path = workdir / "server.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "waitress", f"--listen=127.0.0.1:{port}", "--call", "app:create_app"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base + "/", process, log_path)
-        yield base
+        with Server(workdir / "gin-ledger.sqlite", threads=4) as running:
+            yield running.base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def _playwright():
-    if not os.path.exists(CHROMIUM):
-        missing(f"{CHROMIUM} is missing", "Chromium not found: apt-get install -y chromium")
-    try:
-        from playwright.sync_api import expect, sync_playwright
-    except ImportError:
-        missing("the playwright package is missing", "playwright not installed: pip install -r requirements-dev.txt")
+    if why_not():
+        missing(*why_not())
+    from playwright.sync_api import expect, sync_playwright
     expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         yield playwright
@@ -107,7 +56,7 @@ def _playwright():
 
 @pytest.fixture(scope="session")
 def browser(_playwright):
-    browser = _playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = launch(_playwright)
     yield browser
     browser.close()
 
@@ -121,8 +70,7 @@ def context_options() -> dict:
 @pytest.fixture
 def page(browser, server, context_options):
     """A fresh context (cookies, storage) per test: a 360x740 touch phone. Script errors fail the test."""
-    context = browser.new_context(viewport=VIEWPORT, has_touch=True, base_url=server, **context_options)
-    context.set_default_timeout(TIMEOUT_MS)
+    context = phone(browser, server, **context_options)
     page = context.new_page()
     script_errors: list[str] = []
     page.on("pageerror", lambda error: script_errors.append(str(error)))
@@ -224,8 +172,7 @@ def seeded(browser, server) -> dict[str, int]:
     """Matches imported once for the tests that only look at pages: case name -> match id.
 
     Tests that use these must not change them."""
-    context = browser.new_context(viewport=VIEWPORT, base_url=server)
-    context.set_default_timeout(TIMEOUT_MS)
+    context = phone(browser, server, touch=False)
     someone = Player(context.new_page())
     ids = {name: someone.import_by_paste(load_case(name)[0])
            for name in ("full-hollywood-match", "seed001-ana-ben")}

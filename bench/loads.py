@@ -1,0 +1,273 @@
+"""The HTTP parts: hand entry beside its limit, the sheet as a match grows, throughput; the engine alone.
+
+The load goes through http.client on keep-alive connections, one thread per client, so
+what is timed is the server and one loopback round trip: tests/server.py's Client (used
+here to set matches up) opens a connection per request, which would time TCP set-up too.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import math
+import os
+import random
+import statistics
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+from tests.generate import HIGH_TARGET, PLAYERS, long_match
+from tests.server import FILES_ROUTE, Client, Server, hidden
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1000
+
+
+def stats(values: list[float]) -> dict:
+    """Median and nearest-rank p95: the p95 is a time some request really took."""
+    ordered = sorted(values)
+    return {"n": len(ordered), "median": statistics.median(ordered), "min": ordered[0], "max": ordered[-1],
+            "p95": ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]}
+
+
+def server_cpu(server: Server) -> float:
+    """User + system CPU seconds of the waitress process: its work, without the waits for a core."""
+    fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Reply:
+    status: int
+    location: str
+    body: bytes
+    seconds: float
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8")
+
+
+class Phone:
+    """One keep-alive connection and its session cookie (the CSRF token lives in it)."""
+
+    def __init__(self, server: Server):
+        self.port = server.port
+        self.conn: http.client.HTTPConnection | None = None
+        self.cookies: dict[str, str] = {}
+
+    def send(self, path: str, fields: dict | None = None) -> Reply:
+        """GET, or POST a form when there are fields; timed from the request's first byte to the answer's last."""
+        body = None if fields is None else urlencode(fields).encode()
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+                   **({} if body is None else {"Content-Type": "application/x-www-form-urlencoded"})}
+        self.conn = self.conn or http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        start = time.perf_counter()
+        self.conn.request("GET" if body is None else "POST", path, body=body, headers=headers)
+        answer = self.conn.getresponse()
+        data = answer.read()
+        seconds = time.perf_counter() - start
+        for name, value in answer.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, val = value.split(";", 1)[0].partition("=")
+                self.cookies[key.strip()] = val.strip()
+        location = (answer.getheader("location") or "").split("#")[0].replace(f"http://127.0.0.1:{self.port}", "")
+        return Reply(answer.status, location, data, seconds)
+
+
+# ---- hands as a table enters them ------------------------------------------------
+
+def random_hand(rng: random.Random) -> dict:
+    """Mostly knocks (about one in eight an undercut), some gins, one big gin in a hundred, a few draws."""
+    roll = rng.random()
+    if roll < 0.03:
+        return {"draw": True}
+    knocker, defender = rng.choice(PLAYERS), round(rng.triangular(1, 40, 8))  # in that order: the seeds' matches
+    hand = {"knocker": knocker, "knocker_deadwood": 0 if roll < 0.18 else rng.randint(1, 10),
+            "opponent_deadwood": defender}
+    if roll < 0.04:
+        hand["big_gin"] = True
+    return hand
+
+
+def match_doc(hands: list[dict], target: int | None = None) -> dict:
+    doc = {"format": "hollywood", "players": list(PLAYERS), "first_dealer": PLAYERS[0], "hands": hands}
+    return {**doc, "rules": {"target": target}} if target else doc
+
+
+def typical_match(seed: int = 2) -> list[dict]:
+    """The hands of one whole Hollywood match to 100 under the classic rules."""
+    from models.ledger import score_sheet
+    from models.matchfile import match_from_document
+
+    rng, hands = random.Random(seed), []
+    while not hands or not score_sheet(match_from_document(match_doc(hands))).finished:
+        hands.append(random_hand(rng))
+    return hands
+
+
+def form_fields(hand: dict) -> dict:
+    """The hand as the match page's form posts it."""
+    if hand.get("draw"):
+        return {"draw": "true"}
+    return {**{k: str(v) for k, v in hand.items() if k != "big_gin"}, **({"big_gin": "y"} if "big_gin" in hand else {})}
+
+
+class Table:
+    """One phone at one table: the match page, a hand posted, the redirect followed to the sheet."""
+
+    def __init__(self, server: Server, hands: list[dict] | None = None, target: int | None = None):
+        self.phone = Phone(server)
+        self.match_id = Client(server.base).import_match(match_doc(hands or [], target))
+        self.page = self.phone.send(f"/matches/{self.match_id}")
+        self.matches = 1
+
+    def enter(self, hand: dict) -> tuple[float, float, float]:
+        """(whole, POST, GET) seconds; a Rematch first if the match is over, as the table would."""
+        if 'id="hand-form"' not in self.page.text:
+            self.rematch()
+        fields = {name: hidden(self.page.text, name) for name in ("csrf_token", "form_id")}
+        start = time.perf_counter()
+        posted = self.phone.send(f"/matches/{self.match_id}/hands", {**fields, **form_fields(hand)})
+        sheet = self.phone.send(posted.location)
+        whole = time.perf_counter() - start
+        if posted.status != 302 or 'class="flash flash-saved"' not in sheet.text:
+            raise RuntimeError(f"hand not saved: {posted.status} {posted.text[:300]}")
+        self.page = sheet
+        return whole, posted.seconds, sheet.seconds
+
+    def rematch(self) -> None:
+        reply = self.phone.send(f"/matches/{self.match_id}/rematch", {"csrf_token": hidden(self.page.text, "csrf_token")})
+        self.match_id = int(reply.location.rsplit("/", 1)[1])
+        self.page = self.phone.send(reply.location)
+        self.matches += 1
+
+
+# ---- the parts ---------------------------------------------------------------------
+
+def limit_file(server: Server, name: str, body: bytes) -> str:
+    """A static file of exactly these bytes on the same server; its path."""
+    (server.files_dir / name).write_bytes(body)
+    return FILES_ROUTE + name
+
+
+def hand_entry(server: Server, hands: int, warmup: int = 5) -> dict:
+    """Each hand entered, then a GET of a static file holding the very bytes of the sheet just received."""
+    rng, table, limit = random.Random(1), Table(server), Phone(server)
+    times: dict[str, list[float]] = {"entry": [], "post": [], "sheet": [], "static": [], "bytes": []}
+    cpu = {"entry": 0.0, "static": 0.0}
+    for i in range(warmup + hands):
+        cpu0 = server_cpu(server)
+        whole, post, get = table.enter(random_hand(rng))
+        cpu1 = server_cpu(server)
+        static = limit.send(limit_file(server, "sheet.html", table.page.body))
+        if static.body != table.page.body:
+            raise RuntimeError("the limit file did not come back as written")
+        if i >= warmup:
+            cpu["entry"] += cpu1 - cpu0
+            cpu["static"] += server_cpu(server) - cpu1
+            for key, value in zip(times, (ms(whole), ms(post), ms(get), ms(static.seconds), len(static.body))):
+                times[key].append(value)
+    out = {key: stats(values) for key, values in times.items()}
+    return {**out, "matches": table.matches, "warmup": warmup,
+            "ratio": out["entry"]["median"] / out["static"]["median"],
+            "ratio_p95": out["entry"]["p95"] / out["static"]["p95"],
+            "cpu_entry": ms(cpu["entry"]) / hands, "cpu_static": ms(cpu["static"]) / hands}
+
+
+def sheet_growth(server: Server, sizes: tuple[int, ...], rounds: int, batch: int = 5) -> dict:
+    """The match page at each size, in batches round-robin so a busy moment hits every size alike."""
+    tables = {n: Table(server, long_match(n, seed=n)["hands"], HIGH_TARGET) for n in sizes}
+    limit = Phone(server)
+    statics = {n: limit_file(server, f"sheet-{n}.html", table.page.body) for n, table in tables.items()}
+    for path in statics.values():
+        limit.send(path)  # warm, as the pages are: each Table has fetched its page once
+    times = {n: [] for n in sizes}
+    static_times = {n: [] for n in sizes}
+    cpu = dict.fromkeys(sizes, 0.0)
+    for _ in range(rounds):
+        for n, table in tables.items():
+            before = server_cpu(server)
+            times[n] += [ms(table.phone.send(f"/matches/{table.match_id}").seconds) for _ in range(batch)]
+            cpu[n] += server_cpu(server) - before
+            static_times[n].append(ms(limit.send(statics[n]).seconds))
+    base, base_cpu = statistics.median(times[sizes[0]]), cpu[sizes[0]] or math.nan
+    return {"requests": rounds * batch, "batch": batch, "rows": [
+        {"hands": n, "bytes": len(tables[n].page.body), **stats(times[n]), "static": statistics.median(static_times[n]),
+         "ratio": statistics.median(times[n]) / base, "cpu": ms(cpu[n]) / (rounds * batch), "cpu_ratio": cpu[n] / base_cpu}
+        for n in sizes]}
+
+
+def engine(seconds: float, hands: int = 100) -> dict:
+    """Folds and whole replays per second of one match, in this process: the engine without the web."""
+    from models.ledger import score_sheet
+    from models.matchfile import load_match, replay
+
+    text = json.dumps(long_match(hands))
+    match = load_match(text)
+
+    def rate(work) -> float:
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            work()
+            count += 1
+        return count / (time.perf_counter() - start)
+
+    return {"hands": hands, "fold": rate(lambda: score_sheet(match)), "replay": rate(lambda: replay(text))}
+
+
+def run_clients(count: int, seconds: float, setup, work) -> tuple[list[float], float]:
+    """`count` threads, each set up untimed, then calling work(state) for `seconds`: the latencies and
+    the seconds elapsed. A failing client stops the level instead of passing unnoticed."""
+    ready, results, errors = threading.Barrier(count + 1), [], []
+    deadline = [math.inf]
+
+    def client() -> None:
+        try:
+            state = setup()
+            ready.wait()
+            while time.perf_counter() < deadline[0]:
+                results.append(work(state))
+        except BaseException as error:  # noqa: BLE001 - raised again below
+            errors.append(error)
+            ready.abort()
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    start = time.perf_counter()
+    deadline[0] = start + seconds
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results, time.perf_counter() - start
+
+
+def loaded(server: Server, count: int, seconds: float, setup, work) -> dict:
+    """One level of load: requests per second, latencies, and the server's share of one core."""
+    before = server_cpu(server)
+    latencies, elapsed = run_clients(count, seconds, setup, work)
+    return {"clients": count, "count": len(latencies), "per_second": len(latencies) / elapsed, "seconds": elapsed,
+            "cpu_share": (server_cpu(server) - before) / elapsed, **stats(latencies)}
+
+
+def sheet_throughput(server: Server, levels: tuple[int, ...], seconds: float) -> dict:
+    """Sheet GETs per second of a typical match in progress, each client on its own connection."""
+    hands = typical_match()[:-1]
+    path = f"/matches/{Client(server.base).import_match(match_doc(hands))}"
+    rows = [loaded(server, n, seconds, lambda: Phone(server), lambda phone: ms(phone.send(path).seconds))
+            for n in levels]
+    return {"hands": len(hands), "rows": rows}
+
+
+def hand_throughput(server: Server, clients: int, seconds: float, seconds_per_hand: int) -> dict:
+    """Hands stored per second, each client a table on its own match, and the tables that serves."""
+    seeds = iter(range(100, 100 + clients))
+    row = loaded(server, clients, seconds, lambda: (Table(server), random.Random(next(seeds))),
+                 lambda state: ms(state[0].enter(random_hand(state[1]))[0]))
+    return {**row, "tables": row["per_second"] * seconds_per_hand, "seconds_per_hand": seconds_per_hand}
