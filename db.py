@@ -27,7 +27,6 @@ def init_app(app: Flask) -> None:
     connection is open, closing a request's connection does not checkpoint the
     WAL and delete it, only for the next request to create it again.
     """
-    keeper = storage.connect(app.config["DATABASE"])
-    storage.migrate(keeper)
+    keeper = storage.open_ledger(app.config["DATABASE"])  # raises SchemaTooNew: `flask run` stops there
     app.extensions["gin_ledger_keeper"] = keeper
     app.teardown_appcontext(close_db)

@@ -22,7 +22,8 @@ from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match
 from .rules import Rules, rules_from
-from .schema import MIGRATIONS
+from . import schema
+from .schema import SchemaTooNew  # noqa: F401  (raised by migrate and open_ledger)
 from .stakes import Stake
 
 BUSY_TIMEOUT_MS = 10_000
@@ -67,21 +68,22 @@ def immediate(conn: sqlite3.Connection):
     conn.execute("COMMIT")
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring a new or old file up to the current schema; returns the version."""
+def migrate(conn: sqlite3.Connection, path: str = "") -> int:
+    """Bring a new or old file up to the current schema in one transaction; returns the version."""
     with immediate(conn):
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        for number in range(version, len(MIGRATIONS)):
-            for statement in split_statements(MIGRATIONS[number]):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number + 1}")
-    return len(MIGRATIONS)
+        return schema.apply(conn, path)
 
 
-def split_statements(script: str) -> list[str]:
-    # executescript would COMMIT first; running statements one by one keeps
-    # the whole upgrade inside the one transaction.
-    return [part.strip() for part in script.split(";") if part.strip()]
+def open_ledger(path: str) -> sqlite3.Connection:
+    """A connection to an upgraded file; a file from a newer Gin Ledger is refused untouched."""
+    schema.refuse_newer(schema.file_version(path), path)
+    conn = connect(path)
+    try:
+        migrate(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def now() -> str:
