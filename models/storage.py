@@ -372,12 +372,6 @@ def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: i
     return Saved(number, sheet)
 
 
-def delete_match(conn: sqlite3.Connection, match_id: int) -> None:
-    with immediate(conn):
-        if conn.execute("DELETE FROM match WHERE id = ?", (match_id,)).rowcount == 0:
-            raise NoSuchMatch(match_id)
-
-
 def backup(source_path: str, target_path: str) -> int:
     """SQLite's online backup API: a consistent copy even while hands are being written."""
     source = connect(source_path)
