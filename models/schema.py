@@ -14,13 +14,20 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import quote
 
-from .errors import N_, Refusal
 
 MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 
-class SchemaTooNew(Refusal):
-    """The file was written by a newer Gin Ledger; using it could lose what that version stored."""
+class SchemaTooNew(Exception):
+    """The file was written by a newer Gin Ledger; using it could lose what that version stored.
+
+    Said once, in English, to whoever starts the server; no page ever shows it.
+    """
+
+    def __init__(self, path: str, found: int, known: int):
+        self.path, self.found, self.known = path, found, known
+        super().__init__(f"{path} was written by a newer Gin Ledger (database version {found}; this Gin Ledger "
+                         f"knows up to {known}): upgrade Gin Ledger, or open another file")
 
 
 class MigrationsBroken(RuntimeError):
@@ -69,9 +76,7 @@ def only_comments(statement: str) -> bool:
 def refuse_newer(version: int, path: str) -> None:
     """A newer file is refused before anything is written to it."""
     if version > known_version():
-        raise SchemaTooNew(N_("{path} was written by a newer Gin Ledger (database version {found}; this Gin "
-                              "Ledger knows up to {known}): upgrade Gin Ledger, or open another file"),
-                           path=path, found=version, known=known_version())
+        raise SchemaTooNew(path, version, known_version())
 
 
 def file_version(path: str) -> int:

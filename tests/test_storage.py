@@ -225,6 +225,7 @@ def test_a_file_from_a_newer_gin_ledger_is_refused_untouched(tmp_path):
     assert "newer Gin Ledger" in message
     assert f"version {newer}" in message and f"knows up to {schema.known_version()}" in message
     assert str(path) in message
+    assert (refused.value.found, refused.value.known) == (newer, schema.known_version())
     assert file_digest(path) == before
     assert sorted(os.listdir(tmp_path)) == ["newer.sqlite"]  # no -wal or -shm beside it
 
