@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from datetime import datetime, timezone
 from decimal import Decimal
+from types import MappingProxyType
 
 from . import match_cache
 from .errors import N_, MatchError, Plural, Refusal
@@ -151,7 +152,7 @@ def hand_row(hand: Hand, players: tuple[str, str]) -> tuple:
         hand.upcard,
         seat(players, hand.winner),
         hand.points,
-        None if hand.cards is None else json.dumps(hand.cards),
+        None if hand.cards is None else json.dumps({side: list(codes) for side, codes in hand.cards.items()}),
     )
 
 
@@ -165,8 +166,13 @@ def hand_from_row(row: sqlite3.Row, players: tuple[str, str]) -> Hand:
         upcard=row["upcard"],
         winner=None if row["winner"] is None else players[row["winner"]],
         points=row["points"],
-        cards=None if row["cards"] is None else json.loads(row["cards"]),
+        cards=None if row["cards"] is None else frozen_cards(json.loads(row["cards"])),
     )
+
+
+def frozen_cards(cards: dict) -> MappingProxyType:
+    """A stored hand ends up in the app's match cache, shared by requests: nothing in it may change."""
+    return MappingProxyType({side: tuple(codes) for side, codes in cards.items()})
 
 
 def submission_key(form_id: str | None, hand: Hand) -> str | None:
