@@ -15,7 +15,10 @@ import compress
 import db
 import i18n
 import netinfo
+from models import caches
+from models.caches import MB
 from models.errors import N_
+from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
 
@@ -42,6 +45,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
+        MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
+        QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -50,6 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
+    init_caches(app)
     db.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)  # before the views: `?lang=` is read before the passphrase check
@@ -58,6 +64,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_errors(app)
     announce_addresses(app)
     return app
+
+
+def init_caches(app: Flask) -> None:
+    """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
+    app.extensions[caches.EXTENSION] = caches.Caches(
+        matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
+        qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
+    )
 
 
 def announce_addresses(app: Flask) -> None:

@@ -5,13 +5,19 @@ import sqlite3
 
 from flask import Flask, current_app, g
 
-from models import storage
+from models import caches, storage
+from models.match_cache import MatchCache
 
 
 def get_db() -> sqlite3.Connection:
     if "db" not in g:
         g.db = storage.connect(current_app.config["DATABASE"])
     return g.db
+
+
+def match_cache() -> MatchCache:
+    """The app's own cache of folded matches (app.init_caches), for the pages that list many."""
+    return current_app.extensions[caches.EXTENSION].matches
 
 
 def close_db(exc: BaseException | None = None) -> None:

@@ -17,10 +17,10 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from types import MappingProxyType
 
-from . import match_cache
 from .errors import N_, MatchError, Plural, Refusal
 from .hand import Hand
 from .ledger import Sheet, score_sheet
+from .match_cache import MatchCache
 from .match import Match
 from .rules import Rules, rules_from
 from . import schema
@@ -108,7 +108,7 @@ class StoredMatch:
 
     @cached_property
     def _sheet(self) -> Sheet:
-        # Folded once per object; a cached StoredMatch (match_cache) keeps its sheet too.
+        # Folded once per object; a StoredMatch in the app's match cache is folded before it is shared.
         return score_sheet(self.match)
 
 
@@ -228,32 +228,35 @@ def get_match_by_token(conn: sqlite3.Connection, token: str) -> StoredMatch:
     return stored_match(row, hand_rows(conn, row["id"]))
 
 
-def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50) -> list[StoredMatch]:
+def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50,
+                 cache: MatchCache | None = None) -> list[StoredMatch]:
     """In-progress or finished matches, newest first."""
     where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
     order = "m.finished DESC" if finished else "m.created DESC"
-    return matches_where(conn, where, (), order, limit)
+    return matches_where(conn, where, (), order, limit, cache)
 
 
-def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None) -> list[StoredMatch]:
+def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
+               cache: MatchCache | None = None) -> list[StoredMatch]:
     """A player's matches (or a pair's), oldest first, for records and head-to-head."""
     where = "(p1.name = ? OR p2.name = ?)"
     params: tuple = (name, name)
     if other is not None:
         where += " AND (p1.name = ? OR p2.name = ?)"
         params += (other, other)
-    return matches_where(conn, where, params, "m.created ASC", -1)
+    return matches_where(conn, where, params, "m.created ASC", -1, cache)
 
 
-def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int) -> list[StoredMatch]:
-    """Matches with their hands; only those not already in match_cache read their hands.
+def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int,
+                  cache: MatchCache | None = None) -> list[StoredMatch]:
+    """Matches with their hands; only those not already in the app's `cache` read their hands.
 
     `where` and `order` are constant fragments written in this module; every
     value is a bound parameter.
     """
     query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
     rows = conn.execute(query, params + (limit,)).fetchall()
-    found = {row["id"]: match_cache.get(match_cache.key_of(row)) for row in rows}
+    found = {row["id"]: cache.get(row) if cache is not None else None for row in rows}
     missing = [match_id for match_id, stored in found.items() if stored is None]
     by_match: dict[int, list] = {match_id: [] for match_id in missing}
     for start in range(0, len(missing), 500):
@@ -269,7 +272,8 @@ def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: st
         stored = found[row["id"]]
         if stored is None:
             stored = stored_match(row, by_match[row["id"]])
-            match_cache.put(match_cache.key_of(row), stored)
+            if cache is not None:
+                cache.put(row, stored)
         out.append(stored)
     return out
 
