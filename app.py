@@ -14,7 +14,10 @@ import cli
 import db
 import i18n
 import netinfo
+from models import caches
+from models.caches import MB
 from models.errors import N_
+from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
 
@@ -42,6 +45,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
+        MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
+        QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -52,6 +57,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         os.makedirs(app.instance_path, exist_ok=True)
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
+    init_caches(app)
     db.init_app(app)
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
     from views import access
@@ -64,6 +70,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     register_errors(app)
     announce_addresses(app)
     return app
+
+
+def init_caches(app: Flask) -> None:
+    """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
+    app.extensions[caches.EXTENSION] = caches.Caches(
+        matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
+        qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
+    )
 
 
 def announce_addresses(app: Flask) -> None:

@@ -6,22 +6,31 @@ a recomputation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from .dealer import next_dealer
 from .errors import MatchOver
 from .hand import Hand, Outcome, other, score
 from .match import Match
+from .rules import Rules
 from .settle import Settlement, settle
 
+read_only = MappingProxyType  # a view no caller can write through; the dict behind it is never kept
 
-@dataclass
+
+@dataclass(frozen=True)
 class Game:
-    """One column pair of the sheet; it takes nothing more once it has a winner."""
+    """One column pair of the sheet; it takes nothing more once it has a winner.
+
+    Frozen, with read-only mappings, because one folded sheet is handed to many
+    requests at once (the app's match cache): a win makes a new Game.
+    """
 
     number: int
-    scores: dict[str, int]
-    boxes: dict[str, int]
+    scores: Mapping[str, int]
+    boxes: Mapping[str, int]
     winner: str | None = None
     closed_by: int | None = None  # the hand number that closed it
     settlement: Settlement | None = None
@@ -29,6 +38,15 @@ class Game:
     @property
     def open(self) -> bool:
         return self.winner is None
+
+    def with_win(self, winner: str, points: int, rules: Rules, number: int) -> "Game":
+        """This game after `winner` scored `points` in hand `number`; it closes at the target."""
+        scores = read_only({**self.scores, winner: self.scores[winner] + points})
+        boxes = read_only({**self.boxes, winner: self.boxes[winner] + 1})
+        if scores[winner] < rules.target:
+            return replace(self, scores=scores, boxes=boxes)
+        return replace(self, scores=scores, boxes=boxes, winner=winner, closed_by=number,
+                       settlement=settle(winner, scores, boxes, rules))
 
     def to_dict(self) -> dict:
         return {
@@ -49,7 +67,7 @@ class Line:
     entry: Hand
     outcome: Outcome
     games: tuple[int, ...]
-    totals: dict[int, int]  # game number -> the winner's running total after this hand
+    totals: Mapping[int, int]  # game number -> the winner's running total after this hand
     closed: tuple[int, ...]  # games this hand closed
 
     def to_dict(self) -> dict:
@@ -63,11 +81,13 @@ class Line:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Sheet:
+    """The folded sheet: frozen all the way down (tuples, read-only mappings), so it can be shared."""
+
     match: Match
-    games: list[Game]
-    lines: list[Line] = field(default_factory=list)
+    games: tuple[Game, ...]
+    lines: tuple[Line, ...] = ()
     next_dealer: str = ""
 
     @property
@@ -76,7 +96,7 @@ class Sheet:
 
     @property
     def finished(self) -> bool:
-        return all(not game.open for game in self.games)
+        return all_closed(self.games)
 
     @property
     def winner(self) -> str | None:
@@ -111,7 +131,11 @@ class Sheet:
         }
 
 
-def target_games(games: list[Game], winner: str) -> list[Game]:
+def all_closed(games) -> bool:
+    return all(not game.open for game in games)
+
+
+def target_games(games, winner: str) -> list[Game]:
     """Every open game the winner has scored in, plus the first open one they have not.
 
     While all games are open this gives the seeds' 1st / 2nd / 3rd-and-later
@@ -130,49 +154,40 @@ def target_games(games: list[Game], winner: str) -> list[Game]:
     return chosen
 
 
-def write_win(games: list[Game], outcome: Outcome, match: Match, number: int) -> tuple[list[Game], list[Game]]:
-    """Add the win to its games; return the games written and the games it closed."""
-    written = target_games(games, outcome.winner)
-    closed = []
+def write_win(games: list[Game], outcome: Outcome, rules: Rules, number: int) -> tuple[list[Game], list[Game]]:
+    """Replace the games the win is written to in `games`; return the games written and those it closed."""
+    written = [game.with_win(outcome.winner, outcome.points, rules, number)
+               for game in target_games(games, outcome.winner)]
     for game in written:
-        game.scores[outcome.winner] += outcome.points
-        game.boxes[outcome.winner] += 1
-        if game.scores[outcome.winner] >= match.rules.target:
-            game.winner = outcome.winner
-            game.closed_by = number
-            game.settlement = settle(outcome.winner, game.scores, game.boxes, match.rules)
-            closed.append(game)
-    return written, closed
+        games[game.number - 1] = game
+    return written, [game for game in written if not game.open]
 
 
 def new_games(match: Match) -> list[Game]:
-    return [
-        Game(number, {name: 0 for name in match.players}, {name: 0 for name in match.players})
-        for number in range(1, match.game_count + 1)
-    ]
+    zero = read_only({name: 0 for name in match.players})
+    return [Game(number, zero, zero) for number in range(1, match.game_count + 1)]
 
 
 def score_sheet(match: Match) -> Sheet:
     """Fold the hands into the sheet. A hand after the match is over is refused."""
-    sheet = Sheet(match, new_games(match))
+    games, lines = new_games(match), []
     dealer = match.dealer
     for number, hand in enumerate(match.hands, start=1):
-        if sheet.finished:
+        if all_closed(games):
             raise MatchOver(number)
         outcome = score(hand, match.players, match.rules)
-        written, closed = ([], []) if outcome.winner is None else write_win(sheet.games, outcome, match, number)
-        sheet.lines.append(Line(
+        written, closed = ([], []) if outcome.winner is None else write_win(games, outcome, match.rules, number)
+        lines.append(Line(
             number=number,
             dealer=dealer,
             entry=hand,
             outcome=outcome,
             games=tuple(game.number for game in written),
-            totals={game.number: game.scores[outcome.winner] for game in written},
+            totals=read_only({game.number: game.scores[outcome.winner] for game in written}),
             closed=tuple(game.number for game in closed),
         ))
         dealer = next_dealer(dealer, outcome, match.players, match.rules)
-    sheet.next_dealer = dealer
-    return sheet
+    return Sheet(match, tuple(games), tuple(lines), dealer)
 
 
 def games_for_win(sheet: Sheet, name: str) -> list[int]:

@@ -1,37 +1,34 @@
-"""Matches already read and folded, kept by what would change them.
+"""Matches already read and folded, one entry per match, for the pages that list many.
 
 A record page folds every match a player ever played. The fold is pure and a
-stored match changes only by bumping its version (or by a player's rename),
-so (token, version, names) is a safe key: a stale entry can never be found.
-The random view token, not the row id, names the match, so two databases
-in one process (tests, a restored copy) can never share an entry.
+stored match changes only by bumping its version (or by a player's rename or
+merge, which changes its names), so an entry is found by the match's view token
+and used only if its (version, names) stamp is the row's: a stale entry is
+never returned, and the write that made it stale replaces it on the next read.
+The cache belongs to one app (models/caches.py), never to the process.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
-SIZE = 5000
-
-_entries: OrderedDict = OrderedDict()
-_lock = threading.Lock()
+from .caches import BoundedCache
 
 
-def key_of(row) -> tuple:
-    return (row["view_token"], row["version"], row["name1"], row["name2"])
+def stamp_of(row) -> tuple:
+    return (row["version"], row["name1"], row["name2"])
 
 
-def get(key: tuple):
-    with _lock:
-        found = _entries.get(key)
-        if found is not None:
-            _entries.move_to_end(key)
-        return found
+class MatchCache:
+    """StoredMatch objects, their sheets already folded, bounded in bytes."""
 
+    def __init__(self, max_bytes: int):
+        self.entries = BoundedCache(max_bytes)
 
-def put(key: tuple, value) -> None:
-    with _lock:
-        _entries[key] = value
-        _entries.move_to_end(key)
-        while len(_entries) > SIZE:
-            _entries.popitem(last=False)
+    def get(self, row):
+        found = self.entries.get(row["view_token"])
+        if found is None or found[0] != stamp_of(row):
+            return None
+        return found[1]
+
+    def put(self, row, stored) -> None:
+        """Folds first, so what is measured and shared is complete and never changes again."""
+        stored.sheet()
+        self.entries.put(row["view_token"], (stamp_of(row), stored))

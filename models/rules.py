@@ -27,11 +27,6 @@ class Rules:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def changed(self) -> dict:
-        """Only the settings that differ from the defaults (what a table chose)."""
-        default = Rules()
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
-
 
 PRESETS = {
     "classic": Rules(),

@@ -1,81 +1,106 @@
-"""The database schema as numbered migrations, so an old file upgrades in place.
+"""The database schema as numbered `.sql` migrations, so an old file upgrades in place.
 
 `PRAGMA user_version` records how many migrations a file has had. Add a new
-migration at the end; never edit one that has shipped.
+file `models/migrations/NNNN_what.sql` after the last; never edit one that has
+shipped. The files are plain SQL so a `;` inside a string, a comment or a
+trigger body is SQL's business: statements are cut where SQLite itself says
+one is complete (`sqlite3.complete_statement`), never at every `;`.
 """
+from __future__ import annotations
 
-MIGRATIONS = (
-    # 1: players, matches and hands exactly as entered; no totals anywhere.
-    """
-    CREATE TABLE player (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        created TEXT NOT NULL
-    );
-    CREATE TABLE match (
-        id INTEGER PRIMARY KEY,
-        player1_id INTEGER NOT NULL REFERENCES player(id),
-        player2_id INTEGER NOT NULL REFERENCES player(id),
-        format TEXT NOT NULL CHECK (format IN ('hollywood', 'single')),
-        rules TEXT NOT NULL,
-        first_dealer INTEGER NOT NULL CHECK (first_dealer IN (0, 1)),
-        created TEXT NOT NULL,
-        finished TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        view_token TEXT NOT NULL UNIQUE,
-        CHECK (player1_id <> player2_id)
-    );
-    CREATE INDEX match_player1 ON match(player1_id);
-    CREATE INDEX match_player2 ON match(player2_id);
-    CREATE INDEX match_finished ON match(finished);
-    CREATE TABLE hand (
-        id INTEGER PRIMARY KEY,
-        match_id INTEGER NOT NULL REFERENCES match(id) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('knock', 'draw', 'points')),
-        knocker INTEGER CHECK (knocker IN (0, 1)),
-        knocker_deadwood INTEGER,
-        opponent_deadwood INTEGER,
-        big_gin INTEGER,
-        upcard TEXT,
-        winner INTEGER CHECK (winner IN (0, 1)),
-        points INTEGER,
-        cards TEXT,
-        submission TEXT UNIQUE,
-        created TEXT NOT NULL,
-        UNIQUE (match_id, position)
-    );
-    """,
-)
+import re
+import sqlite3
+from functools import lru_cache
+from importlib import resources
+from urllib.parse import quote
 
-MIGRATIONS += (
-    # 2: failed passphrase attempts, kept in the database so every worker sees them.
-    """
-    CREATE TABLE login_failure (
-        id INTEGER PRIMARY KEY,
-        address TEXT NOT NULL,
-        at REAL NOT NULL
-    );
-    CREATE INDEX login_failure_address ON login_failure(address, at);
-    """,
-)
 
-MIGRATIONS += (
-    # 3: rule presets a table saved for itself, beside Classic and Modern.
-    """
-    CREATE TABLE preset (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        rules TEXT NOT NULL,
-        created TEXT NOT NULL
-    );
-    """,
-)
+MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
-MIGRATIONS += (
-    # 4: money per point, kept as exact decimal text (never a float), and its symbol.
+
+class SchemaTooNew(Exception):
+    """The file was written by a newer Gin Ledger; using it could lose what that version stored.
+
+    Said once, in English, to whoever starts the server; no page ever shows it.
     """
-    ALTER TABLE match ADD COLUMN stake TEXT;
-    ALTER TABLE match ADD COLUMN currency TEXT
-    """,
-)
+
+    def __init__(self, path: str, found: int, known: int):
+        self.path, self.found, self.known = path, found, known
+        super().__init__(f"{path} was written by a newer Gin Ledger (database version {found}; this Gin Ledger "
+                         f"knows up to {known}): upgrade Gin Ledger, or open another file")
+
+
+class MigrationsBroken(RuntimeError):
+    """The migration files themselves are misnumbered: a packaging mistake, not a user's."""
+
+
+@lru_cache(maxsize=1)
+def migrations() -> tuple[str, ...]:
+    """The scripts in order; their count is the schema version this code knows."""
+    found = {}
+    for entry in resources.files(__package__).joinpath("migrations").iterdir():
+        named = MIGRATION_NAME.fullmatch(entry.name)
+        if named:
+            found[int(named.group(1))] = entry.read_text(encoding="utf-8")
+    if sorted(found) != list(range(1, len(found) + 1)):
+        raise MigrationsBroken(f"migrations must be numbered 1..n without gaps, found {sorted(found)}")
+    return tuple(found[number] for number in sorted(found))
+
+
+def known_version() -> int:
+    return len(migrations())
+
+
+def split_statements(script: str) -> list[str]:
+    """Cut a script into whole statements, each ending where SQLite says it is complete.
+
+    executescript would COMMIT first; running statements one by one keeps the
+    whole upgrade inside the caller's one transaction.
+    """
+    statements, start = [], 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start:end + 1]):
+            statements.append(script[start:end + 1].strip())
+            start = end + 1
+    tail = script[start:].strip()
+    if tail and sqlite3.complete_statement(tail + ";"):
+        statements.append(tail)
+    return [statement for statement in statements if not only_comments(statement)]
+
+
+def only_comments(statement: str) -> bool:
+    lines = (line.strip() for line in statement.splitlines())
+    return all(not line or line.startswith("--") or line == ";" for line in lines)
+
+
+def refuse_newer(version: int, path: str) -> None:
+    """A newer file is refused before anything is written to it."""
+    if version > known_version():
+        raise SchemaTooNew(path, version, known_version())
+
+
+def file_version(path: str) -> int:
+    """The user_version of an existing file, read without writing to it (0 for no file yet).
+
+    `immutable=1` reads the main file only: no -wal or -shm is created beside a
+    file this code may refuse. `apply` checks again inside the transaction.
+    """
+    try:
+        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro&immutable=1", uri=True)
+    except sqlite3.OperationalError:
+        return 0  # not there yet: it will be created at the current version
+    try:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def apply(conn: sqlite3.Connection, path: str) -> int:
+    """Run the missing migrations on `conn`, which the caller holds in BEGIN IMMEDIATE."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    refuse_newer(version, path)
+    for number, script in enumerate(migrations()[version:], start=version + 1):
+        for statement in split_statements(script):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {number}")
+    return known_version()

@@ -1,7 +1,9 @@
 """Settling a closed game the standard Gin way: game bonus, boxes, shutout."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .rules import Rules
 
@@ -9,9 +11,9 @@ from .rules import Rules
 @dataclass(frozen=True)
 class Settlement:
     game_bonus: int
-    box_bonus: dict[str, int]
+    box_bonus: Mapping[str, int]  # read-only: a settlement is part of a shared, cached sheet
     shutout: bool
-    totals: dict[str, int]
+    totals: Mapping[str, int]
     net: int  # what the game's winner is ahead by, after any shutout multiplier
 
     def to_dict(self) -> dict:
@@ -24,7 +26,7 @@ class Settlement:
         }
 
 
-def settle(winner: str, scores: dict[str, int], boxes: dict[str, int], rules: Rules) -> Settlement:
+def settle(winner: str, scores: Mapping[str, int], boxes: Mapping[str, int], rules: Rules) -> Settlement:
     """Bonuses are added after the game closes, so they never count towards the target."""
     box_bonus = {name: count * rules.box_bonus for name, count in boxes.items()}
     totals = {
@@ -36,4 +38,4 @@ def settle(winner: str, scores: dict[str, int], boxes: dict[str, int], rules: Ru
     net = totals[winner] - totals[loser]
     if shutout:
         net *= rules.shutout_multiplier
-    return Settlement(rules.game_bonus, box_bonus, shutout, totals, net)
+    return Settlement(rules.game_bonus, MappingProxyType(box_bonus), shutout, MappingProxyType(totals), net)

@@ -22,10 +22,6 @@ class Stake:
     per_point: Decimal
     currency: str
 
-    def text(self, amount: Decimal) -> str:
-        places = max(2, -self.per_point.as_tuple().exponent)
-        return f"{amount:,.{places}f} {self.currency}".strip()
-
 
 @dataclass(frozen=True)
 class Payment:

@@ -15,14 +15,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from datetime import datetime, timezone
 from decimal import Decimal
+from pathlib import Path
+from types import MappingProxyType
 
-from . import match_cache
-from .errors import N_, MatchOver, Plural, Refusal
+from . import schema
+from .errors import N_, MatchError, MatchOver, Plural, Refusal
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match
+from .match_cache import MatchCache
 from .rules import Rules, rules_from
-from .schema import MIGRATIONS
+from .schema import SchemaTooNew  # noqa: F401  (raised by migrate and open_ledger)
 from .stakes import Stake
 
 BUSY_TIMEOUT_MS = 10_000
@@ -63,21 +66,23 @@ def immediate(conn: sqlite3.Connection):
     conn.execute("COMMIT")
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring a new or old file up to the current schema; returns the version."""
+def migrate(conn: sqlite3.Connection, path: str = "") -> int:
+    """Bring a new or old file up to the current schema in one transaction; returns the version."""
     with immediate(conn):
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        for number in range(version, len(MIGRATIONS)):
-            for statement in split_statements(MIGRATIONS[number]):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number + 1}")
-    return len(MIGRATIONS)
+        return schema.apply(conn, path)
 
 
-def split_statements(script: str) -> list[str]:
-    # executescript would COMMIT first; running statements one by one keeps
-    # the whole upgrade inside the one transaction.
-    return [part.strip() for part in script.split(";") if part.strip()]
+def open_ledger(path: str) -> sqlite3.Connection:
+    """A connection to an upgraded file with a true `finished` index; a newer Gin Ledger's file is refused untouched."""
+    schema.refuse_newer(schema.file_version(path), path)
+    conn = connect(path)
+    try:
+        migrate(conn, path)
+        refresh_finished(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def now() -> str:
@@ -101,7 +106,7 @@ class StoredMatch:
 
     @cached_property
     def _sheet(self) -> Sheet:
-        # Folded once per object; a cached StoredMatch (match_cache) keeps its sheet too.
+        # Folded once per object; a StoredMatch in the app's match cache is folded before it is shared.
         return score_sheet(self.match)
 
 
@@ -145,7 +150,7 @@ def hand_row(hand: Hand, players: tuple[str, str]) -> tuple:
         hand.upcard,
         seat(players, hand.winner),
         hand.points,
-        None if hand.cards is None else json.dumps(hand.cards),
+        None if hand.cards is None else json.dumps({side: list(codes) for side, codes in hand.cards.items()}),
     )
 
 
@@ -159,8 +164,13 @@ def hand_from_row(row: sqlite3.Row, players: tuple[str, str]) -> Hand:
         upcard=row["upcard"],
         winner=None if row["winner"] is None else players[row["winner"]],
         points=row["points"],
-        cards=None if row["cards"] is None else json.loads(row["cards"]),
+        cards=None if row["cards"] is None else frozen_cards(json.loads(row["cards"])),
     )
+
+
+def frozen_cards(cards: dict) -> MappingProxyType:
+    """A stored hand ends up in the app's match cache, shared by requests: nothing in it may change."""
+    return MappingProxyType({side: tuple(codes) for side, codes in cards.items()})
 
 
 def submission_key(form_id: str | None, hand: Hand) -> str | None:
@@ -216,32 +226,35 @@ def get_match_by_token(conn: sqlite3.Connection, token: str) -> StoredMatch:
     return stored_match(row, hand_rows(conn, row["id"]))
 
 
-def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50) -> list[StoredMatch]:
+def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50,
+                 cache: MatchCache | None = None) -> list[StoredMatch]:
     """In-progress or finished matches, newest first."""
     where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
     order = "m.finished DESC" if finished else "m.created DESC"
-    return matches_where(conn, where, (), order, limit)
+    return matches_where(conn, where, (), order, limit, cache)
 
 
-def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None) -> list[StoredMatch]:
+def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
+               cache: MatchCache | None = None) -> list[StoredMatch]:
     """A player's matches (or a pair's), oldest first, for records and head-to-head."""
     where = "(p1.name = ? OR p2.name = ?)"
     params: tuple = (name, name)
     if other is not None:
         where += " AND (p1.name = ? OR p2.name = ?)"
         params += (other, other)
-    return matches_where(conn, where, params, "m.created ASC", -1)
+    return matches_where(conn, where, params, "m.created ASC", -1, cache)
 
 
-def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int) -> list[StoredMatch]:
-    """Matches with their hands; only those not already in match_cache read their hands.
+def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int,
+                  cache: MatchCache | None = None) -> list[StoredMatch]:
+    """Matches with their hands; only those not already in the app's `cache` read their hands.
 
     `where` and `order` are constant fragments written in this module; every
     value is a bound parameter.
     """
     query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
     rows = conn.execute(query, params + (limit,)).fetchall()
-    found = {row["id"]: match_cache.get(match_cache.key_of(row)) for row in rows}
+    found = {row["id"]: cache.get(row) if cache is not None else None for row in rows}
     missing = [match_id for match_id, stored in found.items() if stored is None]
     by_match: dict[int, list] = {match_id: [] for match_id in missing}
     for start in range(0, len(missing), 500):
@@ -257,7 +270,8 @@ def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: st
         stored = found[row["id"]]
         if stored is None:
             stored = stored_match(row, by_match[row["id"]])
-            match_cache.put(match_cache.key_of(row), stored)
+            if cache is not None:
+                cache.put(row, stored)
         out.append(stored)
     return out
 
@@ -300,6 +314,68 @@ def record_change(conn: sqlite3.Connection, match_id: int, match: Match) -> Shee
         (sheet.finished, now(), match_id),
     )
     return sheet
+
+
+# ---- the `finished` index ----------------------------------------------------------
+#
+# `match.finished` is the one computed thing in the file: when the fold said the
+# match was over (NULL while it is being played). It is an index, kept because
+# the home page lists matches in progress and finished ones, newest finished
+# first, and folding every match on every visit to sort them would not scale.
+# It cannot go stale: every write path sets it from the fold it just made
+# (create_match, record_change), and the engine that computed it is fingerprinted
+# by its source; a start with any other engine recomputes it for every match
+# (about 0.4 s for 1,000 matches of up to 13 hands: tests/test_storage.py), while an ordinary
+# start only compares one row.
+
+ENGINE_MODULES = ("dealer", "hand", "ledger", "match", "rules", "settle")  # what decides sheet.finished
+ENGINE_FILES = tuple(Path(__file__).with_name(f"{name}.py") for name in ENGINE_MODULES)
+
+
+def engine_fingerprint(files=ENGINE_FILES) -> str:
+    """The source of the modules whose code decides `sheet.finished`: any edit to them rebuilds the index."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def refresh_finished(conn: sqlite3.Connection, fingerprint: str | None = None) -> int | None:
+    """Rebuild the index if another engine computed it; returns how many matches it corrected (None: no rebuild)."""
+    fingerprint = fingerprint or engine_fingerprint()
+    with immediate(conn):
+        row = conn.execute("SELECT fingerprint FROM engine WHERE id = 1").fetchone()
+        if row is not None and row["fingerprint"] == fingerprint:
+            return None
+        corrected = rebuild_finished(conn)
+        conn.execute("""INSERT INTO engine (id, fingerprint) VALUES (1, ?)
+                        ON CONFLICT(id) DO UPDATE SET fingerprint = excluded.fingerprint""", (fingerprint,))
+    return corrected
+
+
+def rebuild_finished(conn: sqlite3.Connection) -> int:
+    """Set every match's `finished` from its fold; the caller holds BEGIN IMMEDIATE.
+
+    A correction bumps the version, so no cache or following phone keeps the
+    old row. A match the engine now refuses keeps its index: its page says why.
+    """
+    corrected = 0
+    for stored in matches_where(conn, "1", (), "m.id", -1):
+        try:
+            over = stored.sheet().finished
+        except MatchError:
+            continue
+        if over != (stored.finished is not None):
+            conn.execute("UPDATE match SET finished = ?, version = version + 1 WHERE id = ?",
+                         (finished_at(conn, stored.id) if over else None, stored.id))
+            corrected += 1
+    return corrected
+
+
+def finished_at(conn: sqlite3.Connection, match_id: int) -> str:
+    """When the closing hand was stored: the last hand's time (or now, for a match imported whole)."""
+    last = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
+    return last or now()
 
 
 @dataclass(frozen=True)
@@ -364,12 +440,6 @@ def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: i
         sheet = record_change(conn, match_id, current.match.with_hands(hands))
         conn.execute("DELETE FROM hand WHERE id = ?", (rows[number - 1]["id"],))
     return Saved(number, sheet)
-
-
-def delete_match(conn: sqlite3.Connection, match_id: int) -> None:
-    with immediate(conn):
-        if conn.execute("DELETE FROM match WHERE id = ?", (match_id,)).rowcount == 0:
-            raise NoSuchMatch(match_id)
 
 
 def backup(source_path: str, target_path: str) -> int:

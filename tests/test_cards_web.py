@@ -304,7 +304,7 @@ def test_use_these_counts_with_a_bad_tap_stays_on_the_grid_and_names_it(client, 
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert "d: 7H is in the knocker's hand too" in text(html)
-    assert 'id="count-form"' in html and f'value="2C" id="k-2C" checked>' in html
+    assert 'id="count-form"' in html and 'value="2C" id="k-2C" checked>' in html
 
 
 def test_use_these_counts_needs_no_count_first_and_takes_the_oklahoma_upcard(client):

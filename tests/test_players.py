@@ -82,7 +82,6 @@ def test_stakes_are_exact_decimals():
     pays = payments(sheet_of(case("full-hollywood-match")), stake)
     assert [p.amount for p in pays] == [Decimal("13.60"), Decimal("13.65"), Decimal("14.65"), Decimal("41.90")]
     assert pays[-1].payer == "Ben" and pays[-1].payee == "Ana" and pays[-1].game is None
-    assert stake.text(pays[-1].amount) == "41.90 €"
     for bad in ["abc", "-1", "0", "0.00001", "NaN", "1e9"]:
         with pytest.raises(ValueError):
             read_stake(bad, "€")

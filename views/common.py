@@ -155,7 +155,7 @@ def preview_data(stored, sheet) -> dict:
     return {
         "players": list(stored.match.players),
         "games": {name: games_for_win(sheet, name) for name in stored.match.players},
-        "scores": {str(g.number): g.scores for g in sheet.games},
+        "scores": {str(g.number): dict(g.scores) for g in sheet.games},
         "target": rules.target,
         "gin": rules.gin_bonus,
         "big_gin": rules.big_gin_bonus,

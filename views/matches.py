@@ -6,7 +6,7 @@ import random
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from db import get_db
+from db import get_db, match_cache
 from forms import UPCARDS, HandForm, ImportForm, NewMatchForm
 from models import storage
 from i18n import translated
@@ -27,8 +27,8 @@ def render_home(import_form: ImportForm, status: int = 200):
     db = get_db()
     return render_template(
         "home.html",
-        playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False)],
-        finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30)],
+        playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False, cache=match_cache())],
+        finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30, cache=match_cache())],
         import_form=import_form,
     ), status
 

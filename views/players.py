@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from db import get_db
+from db import get_db, match_cache
 from forms import MergeForm, RenameForm, VersionForm
 from models import storage
 from i18n import translated
@@ -44,7 +44,7 @@ def index():
 @bp.get("/players/<int:player_id>")
 def show(player_id: int):
     player = player_or_404(player_id)
-    matches = storage.matches_of(get_db(), player["name"])
+    matches = storage.matches_of(get_db(), player["name"], cache=match_cache())
     sheets = [m.sheet() for m in matches]
     opponents = sorted({name for s in sheets for name in s.players if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
@@ -55,7 +55,7 @@ def show(player_id: int):
 @bp.get("/players/<int:player_id>/vs/<int:other_id>")
 def head_to_head(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
-    matches = storage.matches_of(get_db(), one["name"], two["name"])
+    matches = storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache())
     sheets = [m.sheet() for m in matches]
     names = (one["name"], two["name"])
     records = [player_record(name, sheets) for name in names]
@@ -83,13 +83,13 @@ def names_csv(matches) -> Response:
 
 @bp.get("/players/<int:player_id>.csv")
 def player_csv(player_id: int):
-    return names_csv(storage.matches_of(get_db(), player_or_404(player_id)["name"]))
+    return names_csv(storage.matches_of(get_db(), player_or_404(player_id)["name"], cache=match_cache()))
 
 
 @bp.get("/players/<int:player_id>/vs/<int:other_id>.csv")
 def pair_csv(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
-    return names_csv(storage.matches_of(get_db(), one["name"], two["name"]))
+    return names_csv(storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache()))
 
 
 def back_to_players(message: str, category: str = "message"):

@@ -2,18 +2,27 @@
 from __future__ import annotations
 
 import ipaddress
-from functools import lru_cache
 from urllib.parse import urlsplit
 
 import segno
-from flask import request
+from flask import current_app, request
 from markupsafe import Markup
 
 import netinfo
+from models import caches
 
 
-@lru_cache(maxsize=256)
 def qr_svg(text: str, label: str) -> Markup:
+    """Drawn once per app for each link (the app's own bounded cache), as the home page shows it on every visit."""
+    cache = current_app.extensions[caches.EXTENSION].qr
+    found = cache.get((text, label))
+    if found is None:
+        found = draw_qr(text, label)
+        cache.put((text, label), found)
+    return found
+
+
+def draw_qr(text: str, label: str) -> Markup:
     """Dark on a white quiet zone in either colour scheme; `label` is what a screen reader hears."""
     code = segno.make(text, error="m")
     svg = code.svg_inline(scale=4, dark="#000", light="#fff", title=label)

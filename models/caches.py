@@ -1,0 +1,107 @@
+"""A bounded, thread-safe LRU cache that an app owns, measured in (approximate) bytes.
+
+Each Flask app makes its own (app.py, `app.extensions`), so two apps in one
+process (tests, a restored copy beside the live one) never share an entry, and
+the bound is memory, not a count: one 200-hand match weighs as much as twenty
+short ones. Values must be immutable: the same object is handed to every
+thread that asks.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .match_cache import MatchCache
+
+MB = 1024 * 1024
+
+
+def approximate_size(value: object) -> int:
+    """sys.getsizeof summed over everything reachable through containers and dataclasses, each object once.
+
+    Approximate on purpose (no allocator overhead, interned strings counted
+    where met): good enough to keep a cache near its bound.
+    """
+    seen: set[int] = set()
+    pending = [value]
+    total = 0
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        pending.extend(parts(item))
+    return total
+
+
+def parts(item: object) -> list:
+    if isinstance(item, (str, bytes, int, float, bool, type(None))):
+        return []
+    if isinstance(item, Mapping):
+        return [*item.keys(), *item.values()]
+    if isinstance(item, (tuple, list, set, frozenset)):
+        return list(item)
+    if dataclasses.is_dataclass(item):
+        return list(vars(item).values())  # fields and anything cached beside them (cached_property)
+    return []
+
+
+class BoundedCache:
+    """Least recently used entries go first once the sizes add up past `max_bytes`."""
+
+    def __init__(self, max_bytes: int, size_of=approximate_size):
+        self.max_bytes = max_bytes
+        self.size_of = size_of
+        self._entries: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @property
+    def bytes(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Hashable):
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                return None
+            self._entries.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: object) -> None:
+        """Keep `value` under `key`; one larger than the whole bound is not kept at all."""
+        size = self.size_of(value)  # measured outside the lock: it walks the whole value
+        with self._lock:
+            self._drop(key)
+            if size > self.max_bytes:
+                return
+            self._entries[key] = (value, size)
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                self._drop(next(iter(self._entries)))
+
+    def _drop(self, key: Hashable) -> None:
+        found = self._entries.pop(key, None)
+        if found is not None:
+            self._bytes -= found[1]
+
+
+@dataclass(frozen=True)
+class Caches:
+    """What one app keeps between requests; see app.py for where it is made and its config."""
+
+    matches: MatchCache
+    qr: BoundedCache
+
+
+EXTENSION = "gin_ledger_caches"

@@ -1,0 +1,339 @@
+"""Storage: the migrations as .sql files, a newer file refused, the `finished` index kept true."""
+import hashlib
+import os
+import sqlite3
+import time
+
+import pytest
+
+from app import create_app
+from models import schema, storage
+
+# The schema exactly as the Python strings of models/schema.py had it before the
+# migrations became .sql files: what every existing database file was made from.
+OLD_MIGRATIONS = (
+    # 1: players, matches and hands exactly as entered; no totals anywhere.
+    """
+    CREATE TABLE player (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE match (
+        id INTEGER PRIMARY KEY,
+        player1_id INTEGER NOT NULL REFERENCES player(id),
+        player2_id INTEGER NOT NULL REFERENCES player(id),
+        format TEXT NOT NULL CHECK (format IN ('hollywood', 'single')),
+        rules TEXT NOT NULL,
+        first_dealer INTEGER NOT NULL CHECK (first_dealer IN (0, 1)),
+        created TEXT NOT NULL,
+        finished TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        view_token TEXT NOT NULL UNIQUE,
+        CHECK (player1_id <> player2_id)
+    );
+    CREATE INDEX match_player1 ON match(player1_id);
+    CREATE INDEX match_player2 ON match(player2_id);
+    CREATE INDEX match_finished ON match(finished);
+    CREATE TABLE hand (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES match(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('knock', 'draw', 'points')),
+        knocker INTEGER CHECK (knocker IN (0, 1)),
+        knocker_deadwood INTEGER,
+        opponent_deadwood INTEGER,
+        big_gin INTEGER,
+        upcard TEXT,
+        winner INTEGER CHECK (winner IN (0, 1)),
+        points INTEGER,
+        cards TEXT,
+        submission TEXT UNIQUE,
+        created TEXT NOT NULL,
+        UNIQUE (match_id, position)
+    );
+    """,
+
+    # 2: failed passphrase attempts, kept in the database so every worker sees them.
+    """
+    CREATE TABLE login_failure (
+        id INTEGER PRIMARY KEY,
+        address TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX login_failure_address ON login_failure(address, at);
+    """,
+
+    # 3: rule presets a table saved for itself, beside Classic and Modern.
+    """
+    CREATE TABLE preset (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        rules TEXT NOT NULL,
+        created TEXT NOT NULL
+    );
+    """,
+
+    # 4: money per point, kept as exact decimal text (never a float), and its symbol.
+    """
+    ALTER TABLE match ADD COLUMN stake TEXT;
+    ALTER TABLE match ADD COLUMN currency TEXT
+    """,
+)
+
+def old_split(script):
+    # The old splitter: correct for these four scripts, which hold no `;` in a string.
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+def old_file(path, version):
+    """A database file as the old code left it after `version` migrations."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    for script in OLD_MIGRATIONS[:version]:
+        for statement in old_split(script):
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.execute("COMMIT")
+    conn.close()
+
+def tables(path, exclude=()):
+    """Every schema object with its SQL, whitespace folded (the .sql files are indented anew)."""
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+    conn.close()
+    return {(kind, name): " ".join((sql or "").split()) for kind, name, sql in rows if name not in exclude}
+
+def file_digest(path):
+    with open(path, "rb") as stream:
+        return hashlib.sha256(stream.read()).hexdigest()
+
+
+def new_app(path):
+    return create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "test"})
+
+
+# ---- migrations ------------------------------------------------------------------
+
+def test_the_sql_files_make_the_schema_the_old_strings_made(tmp_path):
+    old, new = tmp_path / "old.sqlite", tmp_path / "new.sqlite"
+    old_file(old, len(OLD_MIGRATIONS))
+    conn = storage.connect(str(new))
+    with storage.immediate(conn):
+        for script in schema.migrations()[:len(OLD_MIGRATIONS)]:
+            for statement in schema.split_statements(script):
+                conn.execute(statement)
+    conn.close()
+    assert tables(new) == tables(old)
+    assert ("table", "hand") in tables(new)
+
+
+def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
+    old, fresh = tmp_path / "old.sqlite", tmp_path / "fresh.sqlite"
+    old_file(old, len(OLD_MIGRATIONS))
+    new_app(fresh)
+    later = set(tables(fresh)) - set(tables(old))
+    assert {name for _, name in later} == {"engine"}
+    assert tables(fresh, exclude={"engine"}) == tables(old)
+    assert sqlite3.connect(fresh).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
+
+
+def test_a_file_at_version_2_from_the_old_code_upgrades_in_place(tmp_path):
+    path, reference = tmp_path / "v2.sqlite", tmp_path / "reference.sqlite"
+    old_file(path, 2)
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO player (name, created) VALUES ('Ana', 'then'), ('Ben', 'then')")
+    conn.execute("INSERT INTO login_failure (address, at) VALUES ('10.0.0.9', 1.5)")
+    conn.commit()
+    conn.close()
+    app = new_app(path)
+    new_app(reference)
+    assert tables(path) == tables(reference)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
+    assert [row[0] for row in conn.execute("SELECT name FROM player ORDER BY id")] == ["Ana", "Ben"]
+    assert conn.execute("SELECT address FROM login_failure").fetchone()[0] == "10.0.0.9"
+    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-2:] == ["stake", "currency"]
+    assert app.test_client().get("/").status_code == 200
+
+
+def test_statements_are_cut_where_sqlite_says_they_end():
+    script = """-- a comment; with a semicolon
+    CREATE TABLE t (a TEXT DEFAULT 'x;y');
+    CREATE TRIGGER t_copy AFTER INSERT ON t BEGIN
+        INSERT INTO t SELECT 'copy;' WHERE new.a NOT LIKE 'copy%';
+    END;
+    INSERT INTO t VALUES ('one; two');
+    -- the end
+    """
+    statements = schema.split_statements(script)
+    assert len(statements) == 3
+    assert statements[1].endswith("END;")
+    conn = sqlite3.connect(":memory:")
+    for statement in statements:
+        conn.execute(statement)
+    assert [row[0] for row in conn.execute("SELECT a FROM t ORDER BY rowid")] == ["one; two", "copy;"]
+
+
+def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    path = tmp_path / "v3.sqlite"
+    old_file(path, 3)
+    before = tables(path)
+    broken = schema.migrations()[:3] + ("ALTER TABLE match ADD COLUMN stake TEXT; SELECT no_such_function();",)
+    monkeypatch.setattr(schema, "migrations", lambda: broken)
+    with pytest.raises(sqlite3.OperationalError):
+        storage.open_ledger(str(path))
+    assert tables(path) == before
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_misnumbered_migration_files_are_a_packaging_error(monkeypatch, tmp_path):
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_one.sql").write_text("CREATE TABLE a (x);")
+    (folder / "0003_three.sql").write_text("CREATE TABLE c (x);")
+
+    class Package:
+        def joinpath(self, name):
+            return tmp_path / name
+
+    schema.migrations.cache_clear()
+    monkeypatch.setattr(schema.resources, "files", lambda package: Package())
+    try:
+        with pytest.raises(schema.MigrationsBroken):
+            schema.migrations()
+    finally:
+        schema.migrations.cache_clear()
+
+
+# ---- a file from a newer Gin Ledger ------------------------------------------------
+
+def newer_file(path, version):
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE from_the_future (x)")
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.commit()
+    conn.close()
+
+
+def test_a_file_from_a_newer_gin_ledger_is_refused_untouched(tmp_path):
+    path = tmp_path / "newer.sqlite"
+    newer = schema.known_version() + 3
+    newer_file(path, newer)
+    before = file_digest(path)
+    with pytest.raises(storage.SchemaTooNew) as refused:
+        new_app(path)
+    message = str(refused.value)
+    assert "newer Gin Ledger" in message
+    assert f"version {newer}" in message and f"knows up to {schema.known_version()}" in message
+    assert str(path) in message
+    assert (refused.value.found, refused.value.known) == (newer, schema.known_version())
+    assert file_digest(path) == before
+    assert sorted(os.listdir(tmp_path)) == ["newer.sqlite"]  # no -wal or -shm beside it
+
+
+def test_the_transaction_checks_the_version_again(tmp_path):
+    """Between the first look and the write lock, a newer Gin Ledger may have upgraded the file."""
+    path = tmp_path / "raced.sqlite"
+    newer_file(path, schema.known_version() + 1)
+    with pytest.raises(schema.SchemaTooNew):
+        storage.migrate(storage.connect(str(path)), str(path))
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == schema.known_version() + 1
+
+
+# ---- the `finished` index -------------------------------------------------------------
+
+def stored_matches(conn):
+    return storage.matches_where(conn, "1", (), "m.id", -1)
+
+
+def assert_index_is_the_fold(conn):
+    for stored in stored_matches(conn):
+        assert (stored.finished is not None) == stored.sheet().finished, f"match {stored.id}"
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    conn = storage.open_ledger(str(tmp_path / "ledger.sqlite"))
+    yield conn
+    conn.close()
+
+
+def full_match():
+    from casefiles import case
+
+    from models.matchfile import match_from_document
+    return match_from_document(case("full-hollywood-match"))
+
+
+def test_every_write_path_keeps_the_index_equal_to_the_fold(ledger):
+    full = full_match()
+    played = storage.create_match(ledger, full.with_hands(full.hands[:-1]))
+    imported = storage.create_match(ledger, full)  # an import arrives finished
+    assert_index_is_the_fold(ledger)
+    storage.add_hand(ledger, played, full.hands[-1])  # the closing hand
+    assert storage.get_match(ledger, played).finished is not None
+    assert_index_is_the_fold(ledger)
+    storage.delete_hand(ledger, played, len(full.hands), None)  # undo the closing hand
+    assert storage.get_match(ledger, played).finished is None
+    assert_index_is_the_fold(ledger)
+    storage.replace_hand(ledger, imported, 1, full.hands[0], None)
+    assert_index_is_the_fold(ledger)
+    with pytest.raises(storage.MatchOver):
+        storage.add_hand(ledger, imported, full.hands[0])
+    assert_index_is_the_fold(ledger)
+    finished = [m.id for m in storage.list_matches(ledger, finished=True)]
+    playing = [m.id for m in storage.list_matches(ledger, finished=False)]
+    assert (finished, playing) == ([imported], [played])
+
+
+def test_an_index_made_wrong_is_corrected_when_the_engine_changes(tmp_path):
+    path = tmp_path / "ledger.sqlite"
+    conn = storage.open_ledger(str(path))
+    full = full_match()
+    over = storage.create_match(conn, full)
+    playing = storage.create_match(conn, full.with_hands(full.hands[:4]))
+    conn.execute("UPDATE match SET finished = CASE id WHEN ? THEN NULL ELSE '2020-01-01T00:00:00+00:00' END",
+                 (over,))
+    versions = {m.id: m.version for m in stored_matches(conn)}
+    assert storage.refresh_finished(conn) is None  # the same engine: the index is trusted, nothing read
+    assert storage.get_match(conn, over).finished is None
+    conn.execute("UPDATE engine SET fingerprint = 'an older engine'")
+    conn.close()
+    app = new_app(path)  # the start notices the other engine and rebuilds
+    conn = storage.connect(str(path))
+    assert_index_is_the_fold(conn)
+    last_hand = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ?", (over,)).fetchone()[0]
+    assert storage.get_match(conn, over).finished == last_hand
+    assert {m.id: m.version for m in stored_matches(conn)} == {over: versions[over] + 1,
+                                                              playing: versions[playing] + 1}
+    assert conn.execute("SELECT fingerprint FROM engine").fetchone()[0] == storage.engine_fingerprint()
+    assert app.test_client().get("/").status_code == 200
+
+
+def test_the_fingerprint_follows_the_engine_source(tmp_path):
+    files = []
+    for name in storage.ENGINE_MODULES:
+        copy = tmp_path / f"{name}.py"
+        copy.write_bytes((storage.ENGINE_FILES[0].parent / f"{name}.py").read_bytes())
+        files.append(copy)
+    assert storage.engine_fingerprint(files) == storage.engine_fingerprint()
+    files[2].write_text(files[2].read_text() + "\n# a changed rule\n")
+    assert storage.engine_fingerprint(files) != storage.engine_fingerprint()
+    assert {path.name for path in storage.ENGINE_FILES} >= {"ledger.py", "rules.py"}
+
+
+def test_what_the_rebuild_costs_for_a_thousand_matches(ledger, record_property):
+    full = full_match()
+    ledger.execute("PRAGMA synchronous = OFF")  # only to make the thousand quickly
+    for number in range(1000):
+        storage.create_match(ledger, full if number % 2 else full.with_hands(full.hands[:number % 12]))
+    ledger.execute("UPDATE match SET finished = NULL")
+    ledger.execute("UPDATE engine SET fingerprint = 'an older engine'")
+    started = time.perf_counter()
+    corrected = storage.refresh_finished(ledger)
+    took = time.perf_counter() - started
+    print(f"\nrebuilding `finished` for 1,000 matches ({len(full.hands)} hands or fewer) took {took:.3f} s")
+    record_property("rebuild_finished_seconds", took)
+    assert corrected == 500
+    assert_index_is_the_fold(ledger)
+    assert took < 10  # a generous bound for a slow machine; a start pays it only when the engine changed
