@@ -7,6 +7,7 @@ a refused hand of an error case is refused naming the field the import names.
 from __future__ import annotations
 
 import json
+import secrets
 
 import pytest
 
@@ -17,8 +18,12 @@ from models.matchfile import load_match, read_document
 from models.preview import INCOMPLETE, REFUSED, SCORED, preview_hand
 from models.match import Match
 from models.rules import Rules
+from webutil import export, hidden, import_match
 
 CASES = {path.stem: path for path in playable_cases()}
+# The form reads "2" as the number 2: a value of the wrong JSON type cannot be sent from a page,
+# so through the web that hand is simply saved, and its preview says so.
+FORM_CANNOT_SAY = {"error-number-as-string"}
 
 
 def load(name: str) -> tuple[dict, dict]:
@@ -132,3 +137,130 @@ def test_an_edit_that_would_end_the_match_early_is_refused():
     match = read_document(doc)
     preview = preview_hand(match, {"winner": match.players[0], "points": 500}, number=1)
     assert preview.status == REFUSED and preview.refusal.field == "hand" and preview.refusal.hand == 2
+
+
+# --------------------------------------------------------------------------
+# The endpoint, against what saving through the form then does
+# --------------------------------------------------------------------------
+
+def form_fields(raw: dict) -> dict:
+    """A match-file hand as the hand form posts it."""
+    fields = {}
+    for key, value in raw.items():
+        if key == "cards":
+            fields.update({f"cards_{side}": " ".join(codes) for side, codes in value.items()})
+        elif value is True:
+            fields[key] = "y"
+        elif value is not False:
+            fields[key] = str(value)
+    return fields
+
+
+def ask(client, match_id: int, fields: dict, number: int | None = None, **headers) -> dict:
+    path = f"/matches/{match_id}/hands/{number}/preview" if number else f"/matches/{match_id}/preview"
+    response = client.get(path, query_string=fields, headers=headers)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert response.headers["Cache-Control"] == "no-store"
+    return response.get_json()
+
+
+def save(client, match_id: int, fields: dict):
+    """As the page does it, also on a finished match (whose page has no hand form to read a form id from)."""
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    data = {"csrf_token": hidden(page, "csrf_token"), "form_id": secrets.token_urlsafe(12), **fields}
+    return client.post(f"/matches/{match_id}/hands", data=data)
+
+
+def closed_now(old: dict, new: dict) -> list[int]:
+    return [g["number"] for g, h in zip(old["result"]["games"], new["result"]["games"]) if h["winner"] and not g["winner"]]
+
+
+def empty_match(client, doc: dict) -> int:
+    return import_match(client, {**doc, "hands": []})
+
+
+@pytest.mark.parametrize("name", scored_cases())
+def test_every_hand_previewed_by_the_endpoint_is_what_saving_it_writes(client, name):
+    doc, expected = load(name)
+    match_id = empty_match(client, doc)
+    for k, raw in enumerate(doc["hands"], start=1):
+        fields = form_fields(raw)
+        said = ask(client, match_id, fields)
+        old = export(client, match_id)
+        assert save(client, match_id, fields).status_code == 302, k
+        new = export(client, match_id)
+        line = new["result"]["hands"][k - 1]
+        assert line == expected["hands"][k - 1], k
+        assert said["status"] == SCORED and said["field"] is None, (k, said)
+        assert (said["result"], said["winner"], said["points"], said["games"]) == (
+            line["result"], line["winner"], line["points"], line["games"]), k
+        assert said["closes"] == closed_now(old, new), k
+
+
+@pytest.mark.parametrize("name", refused_hands())
+def test_the_endpoint_refuses_the_refused_hand_as_saving_does(client, name):
+    doc, _ = load(name)
+    refusal = import_refusal(doc)
+    match_id = empty_match(client, doc)
+    for raw in doc["hands"][:refusal.hand - 1]:
+        assert save(client, match_id, form_fields(raw)).status_code == 302
+    fields = form_fields(doc["hands"][refusal.hand - 1])
+    said = ask(client, match_id, fields)
+    saved = save(client, match_id, fields)
+    if name in FORM_CANNOT_SAY:
+        assert said["status"] == SCORED and saved.status_code == 302
+        return
+    assert said["status"] == REFUSED and said["field"] == refusal.field, said
+    assert said["sentence"] and "games" not in said
+    assert saved.status_code == 400
+    assert len(export(client, match_id)["hands"]) == refusal.hand - 1
+
+
+def test_the_endpoint_speaks_the_pages_language_and_gives_the_limit(client):
+    doc, _ = load("oklahoma-spades-double")
+    match_id = empty_match(client, doc)
+    knock = {"knocker": "Ema", "knocker_deadwood": "3", "opponent_deadwood": "20"}
+    assert ask(client, match_id, {**knock, "upcard": "3H"})["sentence"] == "Ema scores 17 → game 1."
+    doubled = ask(client, match_id, {**knock, "upcard": "7S"})
+    assert (doubled["sentence"], doubled["doubled"], doubled["limit"]) == ("Spades double. Ema scores 34 → game 1.",
+                                                                           True, 7)
+    over = ask(client, match_id, {**knock, "upcard": "2C"})
+    assert (over["status"], over["field"], over["limit"], over["sentence"]) == (
+        REFUSED, "knocker_deadwood", 2, "Over the knock limit (2).")
+    assert ask(client, match_id, {"upcard": "AD"}) == {"status": INCOMPLETE, "limit": 0, "lays_off": True,
+                                                      "field": None, "sentence": ""}
+    czech = ask(client, match_id, {**knock, "knocker_deadwood": "0", "upcard": "QS"}, **{"Accept-Language": "cs"})
+    assert czech["sentence"] == "Gin! Otočené piky: body dvakrát. Ema získává 90 → do hry 1."
+    assert czech["lays_off"] is False
+
+
+def test_the_endpoint_words_for_a_tap_the_save_would_refuse(client):
+    match_id = import_match(client, {"players": ["Ana", "Ben"], "hands": []})
+    knock = {"knocker": "Ana", "knocker_deadwood": "4", "opponent_deadwood": "22"}
+    assert ask(client, match_id, {**knock, "big_gin": "y"})["sentence"] == "Big gin needs 0 deadwood."
+    assert ask(client, match_id, {**knock, "opponent_deadwood": "99"})["sentence"] == "Deadwood is at most 98."
+    typo = ask(client, match_id, {**knock, "opponent_deadwood": "2x"})
+    assert (typo["field"], typo["sentence"]) == ("opponent_deadwood",
+                                                 "Defender's deadwood after lay-offs: Not a valid integer value.")
+    stranger = ask(client, match_id, {**knock, "knocker": "Eve"})
+    assert stranger["sentence"] == "Who knocked?: 'Eve' is not a player of this match (Ana or Ben)"
+    assert ask(client, match_id, {"knocker": "Ana"})["status"] == INCOMPLETE
+
+
+def test_the_edit_pages_preview_replaces_its_hand(client):
+    doc, _ = load("seed001-ana-ben")
+    match_id = import_match(client, doc)
+    said = ask(client, match_id, {"winner": "Ben", "points": "32"}, number=2)
+    assert (said["games"], said["points"], said["sentence"]) == ([1], 32, "Ben scores 32 → game 1.")
+    assert client.get(f"/matches/{match_id}/hands/7/preview").status_code == 404
+    assert client.get("/matches/999/preview").status_code == 404
+    assert len(export(client, match_id)["hands"]) == 6  # asking wrote nothing
+
+
+def test_an_edit_that_would_strand_later_hands_is_explained(client):
+    doc, _ = load("modern-preset-single")
+    match_id = import_match(client, doc)
+    early = ask(client, match_id, {"winner": "Mira", "points": "500"}, number=1)
+    assert (early["status"], early["field"]) == (REFUSED, "hand")
+    assert early["sentence"] == ("with this change the match would be over before hand 2; "
+                                 "delete the hands after it first")
