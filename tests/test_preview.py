@@ -7,11 +7,12 @@ a refused hand of an error case is refused naming the field the import names.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 
 import pytest
 
-from casefiles import playable_cases
+from casefiles import ROOT, playable_cases
 from models.errors import MatchError
 from models.ledger import score_sheet
 from models.matchfile import load_match, read_document
@@ -24,6 +25,7 @@ CASES = {path.stem: path for path in playable_cases()}
 # The form reads "2" as the number 2: a value of the wrong JSON type cannot be sent from a page,
 # so through the web that hand is simply saved, and its preview says so.
 FORM_CANNOT_SAY = {"error-number-as-string"}
+RULE_WORDS = re.compile(r"_bonus|knock_limit|knockLimit|cardValue|big_gin_zero|undercut")
 
 
 def load(name: str) -> tuple[dict, dict]:
@@ -264,3 +266,16 @@ def test_an_edit_that_would_strand_later_hands_is_explained(client):
     assert (early["status"], early["field"]) == (REFUSED, "hand")
     assert early["sentence"] == ("with this change the match would be over before hand 2; "
                                  "delete the hands after it first")
+
+
+def test_the_pages_point_the_script_at_the_endpoint_and_hold_no_rules(client):
+    doc, _ = load("seed001-ana-ben")
+    match_id = import_match(client, doc)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'data-preview-url="/matches/{match_id}/preview"' in page
+    edit = client.get(f"/matches/{match_id}/hands/2").get_data(as_text=True)
+    assert f'data-preview-url="/matches/{match_id}/hands/2/preview"' in edit
+    texts = json.loads(page.split('<script type="application/json" id="texts">')[1].split("</script>")[0])
+    assert not {"gin", "undercut", "big_gin", "scores", "wins", "over_limit", "and"} & set(texts)
+    for script in (ROOT / "static").glob("*.js"):
+        assert not RULE_WORDS.search(script.read_text(encoding="utf-8")), script.name

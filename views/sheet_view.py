@@ -8,7 +8,7 @@ from markupsafe import Markup
 from flask_babel import gettext, lazy_gettext
 
 from forms import VersionForm
-from models.ledger import Game, Line, Sheet, games_for_win
+from models.ledger import Game, Line, Sheet
 from models.race import races
 from models.stakes import payments
 
@@ -77,21 +77,10 @@ def game_status(game: Game) -> str:
 
 
 def preview_data(stored, sheet) -> dict:
-    """What the page script needs to say 'Ana scores 18 → games 1 and 2' before saving."""
-    rules = stored.match.rules
-    return {
-        "players": list(stored.match.players),
-        "games": {name: games_for_win(sheet, name) for name in stored.match.players},
-        "scores": {str(g.number): g.scores for g in sheet.games},
-        "target": rules.target,
-        "gin": rules.gin_bonus,
-        "big_gin": rules.big_gin_bonus,
-        "undercut": rules.undercut_bonus,
-        "knock_limit": rules.knock_limit,
-        "oklahoma": rules.oklahoma,
-        "spade_double": rules.spade_double,
-    }
+    """What tells the page script to ask for its preview again: the version the page was drawn at.
 
+    The preview itself is the server's (views/preview.py): the script holds no rule of the game."""
+    return {"version": stored.version}
 
 
 def race_plots(sheet: Sheet) -> list:
