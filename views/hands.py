@@ -55,8 +55,8 @@ def add(match_id: int):
     else:
         flash(line_summary(saved.sheet.lines[-1]), "saved")
     if request.headers.get("X-Requested-With") == "fetch":
-        # The page script asked: answer with the new page itself, so a saved hand
-        # costs one round trip; without the script it is Post/Redirect/Get.
+        # The page script asked: answer with the new page itself, so a saved hand costs one
+        # round trip (the script puts in its main region); without the script it is Post/Redirect/Get.
         response = make_response(render_match(match_or_404(match_id)))
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
