@@ -65,14 +65,15 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     setUp(main);
     land(main, hand);
   }
-  // Where the eye and the keyboard go: the first refused field, else what was saved and the next hand.
+  // Where the eye and the keyboard go: the first refused field, else the message of what happened.
   function land(main, hand) {
     var message = main.querySelector(".error[id$='-error']");
-    var field = message && main.querySelector("[name='" + message.id.replace(/-error$/, "") + "']");
-    var target = field || main.querySelector("[role=alert]") || main.querySelector(".flashes") || main;
+    var field = message && main.querySelector("[name='" + message.id.replace(/-error$/, "") + "']:not([type=hidden])");
+    var target = field || message || main.querySelector("[role=alert]") || main.querySelector(".flashes") || main;
     if (!field) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
-    (field ? (message.closest("fieldset") || field) : target).scrollIntoView({ block: field ? "center" : "start" });
+    if (target.classList.contains("flashes")) window.scrollTo(0, 0);  // saved: the flash, the board, the next hand
+    else (target.closest("fieldset") || target).scrollIntoView({ block: "center" });
     var row = hand && document.getElementById("hand-" + hand);
     if (row) row.classList.add("fresh");
   }
