@@ -16,12 +16,18 @@ def deadwood_buttons(page) -> dict[int, bool]:
     return {int(i.get_attribute("value")): i.is_enabled() for i in inputs.all()}
 
 
+def tap_knock(form, seat: int, deadwood: int, digits: str = "") -> None:
+    """Tap the knocker (1 or 2), the knocker's deadwood and the defender's count on the pad."""
+    form.locator(f"label[for=knocker-{seat}]").tap()
+    form.locator(f"label[for=kd-{deadwood}]").tap()
+    for digit in digits:
+        form.locator(f"[data-key='{digit}']").tap()
+
+
 def test_a_tapped_knock_shows_the_servers_sentence(player, page):
     match_id = player.new_match()
     form = page.locator("#hand-form")
-    form.locator("label[for=knocker-1]").tap()
-    form.locator("label[for=kd-4]").tap()
-    form.locator("[data-key='2']").tap()
+    tap_knock(form, 1, 4, "2")
     with page.expect_response(re.compile(rf"/matches/{match_id}/preview\?")) as answer:
         form.locator("[data-key='2']").tap()
     assert "knocker=Ana" in answer.value.url and "opponent_deadwood=22" in answer.value.url
@@ -58,9 +64,7 @@ def test_the_upcards_limit_disables_the_buttons_above_it(player, page):
     player.import_by_paste(OKLAHOMA)
     form = page.locator("#hand-form")
     assert all(deadwood_buttons(page).values())  # no upcard yet: every count may be tapped
-    form.locator("label[for=knocker-2]").tap()
-    form.locator("label[for=kd-3]").tap()
-    form.locator("[data-key='1']").tap()
+    tap_knock(form, 2, 3, "1")
     form.locator("select[name=upcard]").select_option("3H")
     expect(form.locator("#kd-4")).to_be_disabled()
     assert deadwood_buttons(page) == {n: n <= 3 for n in range(11)}
@@ -82,8 +86,5 @@ def test_the_edit_page_previews_the_hand_it_replaces(page, seeded):
     match_id = seeded["seed001-ana-ben"]
     page.goto(f"/matches/{match_id}/hands/2")
     form = page.locator("#hand-form")
-    form.locator("label[for=knocker-2]").tap()
-    form.locator("label[for=kd-2]").tap()
-    form.locator("[data-key='3']").tap()
-    form.locator("[data-key='0']").tap()
+    tap_knock(form, 2, 2, "30")
     expect(form.locator("[data-role=preview]")).to_have_text("Ben scores 28 → game 1.")
