@@ -37,7 +37,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     fetch(f.action, { method: "POST", body: new FormData(f), credentials: "same-origin",
                       headers: { "X-Requested-With": "fetch" } })
       .then(function (r) {
-        if (r.status === 503) throw new Error("not sent");  // the service worker's word: nothing reached the server
+        if (r.status === 503) throw new Error("not sent");  // the server (or a proxy before it) took nothing
         // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
         var hand = r.headers.get("X-Hand-Number");
         var page = r.headers.get("Content-Location") || (r.redirected ? r.url : location.href.split("#")[0]);
