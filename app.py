@@ -95,7 +95,7 @@ def announce_addresses(app: Flask) -> None:
 
 
 def register_views(app: Flask) -> None:
-    from views import access, cards, exports, hands, live, matches, players, pwa, readonly
+    from views import access, cards, exports, hands, live, matches, players, preview, pwa, readonly
 
     app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)
@@ -106,6 +106,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(live.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(cards.bp)
+    app.register_blueprint(preview.bp)
     app.after_request(security_headers)
     from views.charts import plot
     from views.qr import qr_svg, table_base_url, table_url

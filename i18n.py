@@ -22,7 +22,7 @@ from urllib.parse import urlencode, urlsplit
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, redirect, request, session
 from flask import has_request_context
-from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext, ngettext
+from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext
 
 from models.errors import MatchError, Message, Refusal
 
@@ -174,30 +174,11 @@ def games_list(numbers: list[int] | tuple[int, ...]) -> str:
     return gettext("%(rest)s and %(last)s", rest=", ".join(texts[:-1]), last=texts[-1])
 
 
-def scores_sentence(count: int) -> str:
-    """'%(winner)s scores %(points)s → games %(games)s.' for a win written into `count` games."""
-    if count == 0:
-        return gettext("%(winner)s scores %(points)s → no game.")
-    return ngettext("%(winner)s scores %(points)s → game %(games)s.",
-                    "%(winner)s scores %(points)s → games %(games)s.", count, winner="%(winner)s",
-                    points="%(points)s", games="%(games)s")
+def script_texts() -> dict:
+    """What static/app.js and static/cards.js say, in the page's language, with %(name)s blanks.
 
-
-def script_texts(games: int = 3) -> dict:
-    """What static/app.js and static/cards.js say, in the page's language, with %(name)s blanks."""
-    keep = {"winner": "%(winner)s", "points": "%(points)s", "games": "%(games)s"}
+    The hand's preview is not here: the server says it (views/preview.py)."""
     return {
-        "scores": {str(n): scores_sentence(n) for n in range(0, games + 1)},
-        "wins": {str(n): ngettext("%(winner)s wins game %(games)s!", "%(winner)s wins games %(games)s!", n,
-                                  winner=keep["winner"], games=keep["games"]) for n in range(1, games + 1)},
-        "and": gettext("%(rest)s and %(last)s", rest="%(rest)s", last="%(last)s"),
-        "gin": gettext("Gin!") + " ",
-        "big_gin": gettext("Big gin!") + " ",
-        "undercut": gettext("Undercut!") + " ",
-        "spades": gettext("Spades double.") + " ",
-        "over_limit": gettext("Over the knock limit (%(limit)s).", limit="%(limit)s"),
-        "max_deadwood": gettext("Deadwood is at most 98."),
-        "big_gin_zero": gettext("Big gin needs 0 deadwood."),
         "no_layoffs": gettext("(no lay-offs after gin)"),
         "after_layoffs": gettext("after lay-offs"),
         "wake_on": gettext("Screen stays on"),

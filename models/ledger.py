@@ -188,8 +188,3 @@ def score_sheet(match: Match) -> Sheet:
         ))
         dealer = next_dealer(dealer, outcome, match.players, match.rules)
     return Sheet(match, tuple(games), tuple(lines), dealer)
-
-
-def games_for_win(sheet: Sheet, name: str) -> list[int]:
-    """Where a win by `name` would be written now: the preview's answer."""
-    return [game.number for game in target_games(sheet.games, name)]

@@ -1,5 +1,6 @@
 // Gin Ledger: makes the hand form quicker. Every page works without it.
-// What it says comes from the page (#texts, in the page's language); it only fills in names and numbers.
+// It knows no rule of the game: the server reads every entry (the preview too, views/preview.py).
+// What it says itself comes from the page (#texts, in the page's language).
 "use strict";
 var TEXTS = (function () {
   var el = document.getElementById("texts");
@@ -8,161 +9,195 @@ var TEXTS = (function () {
 function say(template, values) {
   return (template || "").replace(/%\((\w+)\)s/g, function (m, key) { return values[key]; });
 }
-(function () {
-  var form = document.getElementById("hand-form");
-  document.querySelectorAll("form").forEach(function (f) {
-    // One tap, one hand: the server also refuses a repeated form, this only spares the round trip.
-    f.addEventListener("submit", function () {
-      setTimeout(function () {
-        f.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
-      }, 0);
-    });
-  });
-  // Saving a hand: one round trip. The server answers the script with the new page itself
-  // (a refusal too, with its messages by the fields); if the server cannot be reached the
-  // entries stay in the form and the page says so. Without the script: Post/Redirect/Get.
-  document.querySelectorAll("form[data-fetch]").forEach(function (f) {
-    f.addEventListener("submit", function (event) {
-      if (!window.fetch || !window.FormData) return;
-      event.preventDefault();
-      fetch(f.action, { method: "POST", body: new FormData(f), credentials: "same-origin",
-                        headers: { "X-Requested-With": "fetch" } })
-        .then(function (r) {
-          // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
-          var hand = r.headers.get("X-Hand-Number");
-          var page = r.headers.get("Content-Location") || (r.redirected ? r.url : location.href.split("#")[0]);
-          var url = page + (hand ? "#hand-" + hand : "");
-          return r.text().then(function (html) {
-            history.replaceState(null, "", url);
-            document.open();
-            document.write(html);
-            document.close();
-            window.scrollTo(0, 0);
-          });
-        })
-        .catch(function () {
-          f.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
-          var where = f.querySelector("[data-role=preview]") || f;
-          var note = document.createElement("p");
-          note.className = "error";
-          note.setAttribute("role", "alert");
-          note.textContent = TEXTS.not_sent;
-          where.after(note);
-        });
-    });
-  });
-  if (!form) return;
-  var data = form.dataset.preview ? JSON.parse(form.dataset.preview) : null;
-  var od = form.querySelector("[name=opponent_deadwood]");
-  var pad = form.querySelector("[data-role=pad]");
-  var preview = form.querySelector("[data-role=preview]");
-  var countLink = document.querySelector("[data-role=count-link]");
-  var players = Array.prototype.map.call(form.querySelectorAll("[name=knocker]"), function (i) { return i.value; });
 
-  function checked(name) {
+// Each part sets itself up in a region drawn by the server: the page at first, the new
+// main region after a hand is saved (the page is not loaded again).
+var setUps = [];
+function setUp(root) { setUps.forEach(function (part) { part(root); }); }
+
+// Saving a hand: one round trip. The server answers the script with the new page itself
+// (a refusal too, with its messages by the fields) and only its main region is put in;
+// if the server cannot be reached the entries stay in the form and the page says so.
+// Without the script: Post/Redirect/Get.
+(function () {
+  document.addEventListener("submit", function (event) {
+    var f = event.target;
+    if (event.defaultPrevented) return;  // another script (the card grid) took this one
+    // One tap, one hand: the server also refuses a repeated form, this only spares the round trip.
+    setTimeout(function () { enableSubmit(f, false); }, 0);
+    if (!f.hasAttribute("data-fetch") || !window.fetch || !window.FormData) return;
+    event.preventDefault();
+    send(f);
+  });
+
+  function enableSubmit(f, on) {
+    f.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = !on; });
+  }
+  function send(f) {
+    fetch(f.action, { method: "POST", body: new FormData(f), credentials: "same-origin",
+                      headers: { "X-Requested-With": "fetch" } })
+      .then(function (r) {
+        if (r.status === 503) throw new Error("not sent");  // the server (or a proxy before it) took nothing
+        // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
+        var hand = r.headers.get("X-Hand-Number");
+        var page = r.headers.get("Content-Location") || (r.redirected ? r.url : location.href.split("#")[0]);
+        return r.text().then(function (html) { return { html: html, url: page + (hand ? "#hand-" + hand : ""), hand: hand }; });
+      })
+      .then(function (got) { show(got.html, got.url, got.hand); }, function () { notSent(f); });
+  }
+  function notSent(f) {
+    enableSubmit(f, true);
+    var where = f.querySelector("[data-role=preview]") || f;
+    var note = document.createElement("p");
+    note.className = "error";
+    note.setAttribute("role", "alert");
+    note.textContent = TEXTS.not_sent;
+    where.after(note);
+  }
+  function show(html, url, hand) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var main = fresh.getElementById("main");
+    var old = document.getElementById("main");
+    if (!main || !old) { location.assign(url); return; }  // not one of our pages: let the browser show it
+    old.replaceWith(main);
+    if (fresh.title) document.title = fresh.title;
+    history.replaceState(null, "", url);
+    setUp(main);
+    land(main, hand);
+  }
+  // Where the eye and the keyboard go: the first refused field, else the message of what happened.
+  function land(main, hand) {
+    var message = main.querySelector(".error[id$='-error']");
+    var field = message && main.querySelector("[name='" + message.id.replace(/-error$/, "") + "']:not([type=hidden])");
+    var target = field || message || main.querySelector("[role=alert]") || main.querySelector(".flashes") || main;
+    if (!field) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+    if (target.classList.contains("flashes")) window.scrollTo(0, 0);  // saved: the flash, the board, the next hand
+    else (target.closest("fieldset") || target).scrollIntoView({ block: "center" });
+    var row = hand && document.getElementById("hand-" + hand);
+    if (row) row.classList.add("fresh");
+  }
+})();
+
+// The hand form: the players' names in the labels, the on-page pad, and the preview,
+// which is the server's answer for the entries so far (the save's own reading and fold).
+(function () {
+  var HIDDEN = { csrf_token: true, form_id: true, version: true };  // not the hand's; a token never goes in an address
+  var timer = null;
+  var asked = 0;  // the number of the latest question: an older answer that comes late is dropped
+
+  function handForm(el) { return el && el.closest ? el.closest("#hand-form") : null; }
+  function checked(form, name) {
     var input = form.querySelector("[name=" + name + "]:checked");
     return input ? input.value : null;
   }
-  function other(name) { return name === players[0] ? players[1] : players[0]; }
-  function setText(role, text) {
+  function setText(form, role, text) {
     form.querySelectorAll("[data-role=" + role + "]").forEach(function (el) { el.textContent = text; });
   }
-  function cardValue(code) {
-    var rank = code.slice(0, -1);
-    if (rank === "A") return 1;
-    if (rank === "J" || rank === "Q" || rank === "K") return 10;
-    return parseInt(rank, 10);
+  function started(form) {
+    return !!form.querySelector("input[type=radio]:checked, input[type=checkbox]:checked") ||
+      !!(form.querySelector("[name=opponent_deadwood]") || {}).value || !!(form.querySelector("[name=upcard]") || {}).value;
   }
-  function knockLimit() {
-    var up = form.querySelector("[name=upcard]");
-    if (data && data.oklahoma && up && up.value) return up.value.charAt(0) === "A" ? 0 : cardValue(up.value);
-    return data ? data.knock_limit : 10;
+  // The entries as the save would send them, with a button the limit disabled still counted:
+  // the answer then says why it is refused.
+  function query(form) {
+    var params = new URLSearchParams();
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || HIDDEN[el.name] || el.type === "submit" || el.type === "button") return;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
+      if (el.value !== "") params.append(el.name, el.value);
+    });
+    return params.toString();
   }
-  function games(list) {  // "1", "1 and 2", "1, 2 and 3"
-    if (list.length < 2) return list.join("");
-    return say(TEXTS.and, { rest: list.slice(0, -1).join(", "), last: list[list.length - 1] });
-  }
-  // The same arithmetic as models/hand.py; the server's answer after saving is what counts.
-  function outcome(knocker, kd, odv) {
-    var bigGin = form.querySelector("[name=big_gin]");
-    var up = form.querySelector("[name=upcard]");
-    var r;
-    if (kd === 0) {
-      var big = bigGin && bigGin.checked;
-      r = { word: big ? TEXTS.big_gin : TEXTS.gin, winner: knocker, points: odv + (big ? data.big_gin : data.gin) };
-    } else if (kd < odv) {
-      r = { word: "", winner: knocker, points: odv - kd };
-    } else {
-      r = { word: TEXTS.undercut, winner: other(knocker), points: kd - odv + data.undercut };
-    }
-    if (data.oklahoma && data.spade_double && up && /S$/.test(up.value)) { r.points *= 2; r.word += TEXTS.spades; }
-    return r;
+  function names(form) {
+    var knocker = checked(form, "knocker");
+    if (!knocker) return;
+    var other = Array.prototype.filter.call(form.querySelectorAll("[name=knocker]"), function (i) { return !i.checked; })[0];
+    setText(form, "knocker-name", knocker);
+    if (other) setText(form, "defender-name", other.value);
   }
   // "Count cards" takes the knocker and the upcard chosen so far to the card grid.
-  function countLinkFor(knocker) {
-    var url = new URL(countLink.href);
+  function countLinkFor(form) {
+    var link = document.querySelector("[data-role=count-link]");
+    if (!link) return;
+    var url = new URL(link.href);
     var up = form.querySelector("[name=upcard]");
-    [["knocker", knocker], ["upcard", up && up.value]].forEach(function (pair) {
+    [["knocker", checked(form, "knocker")], ["upcard", up && up.value]].forEach(function (pair) {
       if (pair[1]) url.searchParams.set(pair[0], pair[1]); else url.searchParams.delete(pair[0]);
     });
-    countLink.href = url.pathname + url.search;
+    link.href = url.pathname + url.search;
   }
-  function update() {
-    var knocker = checked("knocker");
-    if (knocker) {
-      setText("knocker-name", knocker);
-      setText("defender-name", other(knocker));
+  function ask(form) {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      var number = ++asked;
+      fetch(form.dataset.previewUrl + "?" + query(form), { credentials: "same-origin", cache: "no-store",
+                                                          headers: { Accept: "application/json" } })
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+        .then(function (answer) { if (number === asked && form.isConnected) answered(form, answer); })
+        .catch(function () {});  // a nicety: without an answer the save itself still says what it thinks
+    }, 120);
+  }
+  function answered(form, answer) {
+    var preview = form.querySelector("[data-role=preview]");
+    if (preview) {
+      preview.textContent = answer.sentence;
+      preview.classList.toggle("error", answer.status === "refused");
     }
-    var kdText = checked("knocker_deadwood");
-    setText("layoff-note", kdText === "0" ? TEXTS.no_layoffs : TEXTS.after_layoffs);
-    if (countLink) countLinkFor(knocker);
-    var limit = knockLimit();
-    form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) { i.disabled = parseInt(i.value, 10) > limit; });
-    if (!preview || !data) return;
-    var odv = od.value === "" ? NaN : parseInt(od.value, 10);
-    if (!knocker || kdText === null || isNaN(odv)) { preview.textContent = ""; return; }
-    var kd = parseInt(kdText, 10);
-    if (kd > limit) { preview.textContent = say(TEXTS.over_limit, { limit: limit }); return; }
-    if (odv > 98) { preview.textContent = TEXTS.max_deadwood; return; }
-    var bigGin = form.querySelector("[name=big_gin]");
-    if (kd !== 0 && bigGin && bigGin.checked) { preview.textContent = TEXTS.big_gin_zero; return; }
-    var r = outcome(knocker, kd, odv);
-    var list = data.games[r.winner];
-    var closes = list.filter(function (g) { return data.scores[g][r.winner] + r.points >= data.target; });
-    var sentence = TEXTS.scores[Math.min(list.length, 3)];
-    preview.textContent = r.word + say(sentence, { winner: r.winner, points: r.points, games: games(list) }) +
-      (closes.length ? " " + say(TEXTS.wins[Math.min(closes.length, 3)], { winner: r.winner, games: games(closes) }) : "");
-  }
-  if (pad && od) {
-    pad.hidden = false;
-    od.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
-    pad.addEventListener("click", function (e) {
-      var key = e.target.closest("[data-key]");
-      if (!key) return;
-      var k = key.dataset.key;
-      if (k === "\u232b") od.value = od.value.slice(0, -1);
-      else if (k === "C") od.value = "";
-      else if (od.value.length < 2) od.value = od.value === "0" ? k : od.value + k;
-      update();
+    setText(form, "layoff-note", answer.lays_off ? TEXTS.after_layoffs : TEXTS.no_layoffs);
+    form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) {
+      var over = parseInt(i.value, 10) > answer.limit;
+      i.disabled = over;
+      if (over && i.checked) i.checked = false;  // tap again under the new limit; the sentence says why
     });
   }
-  form.addEventListener("preview-changed", function () {
-    data = JSON.parse(form.dataset.preview);  // another phone saved a hand: new games, new scores
-    update();
+  function changed(form) {
+    if (!form.dataset.previewUrl) return;
+    names(form);
+    countLinkFor(form);
+    ask(form);
+  }
+
+  document.addEventListener("input", function (e) { var f = handForm(e.target); if (f) changed(f); });
+  document.addEventListener("change", function (e) { var f = handForm(e.target); if (f) changed(f); });
+  document.addEventListener("click", function (e) {
+    var key = e.target.closest && e.target.closest("[data-role=pad] [data-key]");
+    var form = handForm(key);
+    var od = form && form.querySelector("[name=opponent_deadwood]");
+    if (!od) return;
+    var k = key.dataset.key;
+    if (k === "\u232b") od.value = od.value.slice(0, -1);
+    else if (k === "C") od.value = "";
+    else if (od.value.length < 2) od.value = od.value === "0" ? k : od.value + k;
+    changed(form);
   });
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
-  update();
+  // Another phone saved a hand (the live region says so): the same entries may now go elsewhere.
+  document.addEventListener("preview-changed", function (e) { var f = handForm(e.target); if (f && started(f)) ask(f); }, true);
+
+  setUps.push(function (root) {
+    var form = root.querySelector("#hand-form");
+    if (!form || !form.dataset.previewUrl) return;
+    var od = form.querySelector("[name=opponent_deadwood]");
+    var pad = form.querySelector("[data-role=pad]");
+    if (pad && od) {
+      pad.hidden = false;
+      od.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
+    }
+    names(form);
+    if (started(form)) {  // filled in by the server (an edit, the count page, a refusal): ask at once
+      countLinkFor(form);
+      ask(form);
+    }
+  });
 })();
 
 // Follow a match saved on another phone: ask for a fragment every 1.5 s with
 // If-None-Match; a 304 costs almost nothing. Without this script the page has
 // a Refresh link instead.
 (function () {
-  var live = document.getElementById("live");
-  if (!live || !window.fetch) return;
-  var url = live.dataset.liveUrl;
-  var etag = live.dataset.etag;  // the version this page was drawn at
+  if (!window.fetch) return;
+  var live = null;  // the region followed; a saved hand draws a new one
+  var etag = null;  // the version it was drawn at
   var delay = 1500;
   var timer = null;
 
@@ -182,21 +217,18 @@ function say(template, values) {
       var old = live.querySelector("[data-region=" + fresh.dataset.region + "]");
       if (old) old.replaceWith(fresh);
     });
-    if (state) {
-      var form = document.getElementById("hand-form");
-      if (form && state.dataset.preview) {
-        form.dataset.preview = state.dataset.preview;
-        form.dispatchEvent(new Event("preview-changed"));
-      }
-    }
+    var form = document.getElementById("hand-form");
+    if (form && state && state.dataset.preview) form.dispatchEvent(new Event("preview-changed"));
     var rows = live.querySelectorAll(".sheet tbody tr[id^=hand-]");
     if (rows.length) rows[rows.length - 1].classList.add("fresh");
   }
   function poll() {
-    if (document.hidden) return;  // a phone in a pocket asks nothing
+    if (document.hidden || !live) return;  // a phone in a pocket asks nothing
+    var followed = live;
     var headers = etag ? { "If-None-Match": etag } : {};
-    fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+    fetch(live.dataset.liveUrl, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (r) {
+        if (followed !== live) return null;  // a saved hand drew the region anew meanwhile
         if (r.status === 304) return null;
         if (!r.ok) throw new Error(r.status);
         etag = r.headers.get("ETag");
@@ -207,9 +239,16 @@ function say(template, values) {
   }
   function schedule() { clearTimeout(timer); timer = setTimeout(poll, delay); }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { clearTimeout(timer); poll(); } });
-  var refresh = document.querySelector("[data-role=refresh]");
-  if (refresh) refresh.hidden = true;
-  schedule();  // the page was drawn at this version an instant ago: the first ask can wait
+  setUps.push(function (root) {
+    var found = root.querySelector("#live");
+    if (!found) return;
+    live = found;
+    etag = live.dataset.etag;
+    delay = 1500;
+    var refresh = root.querySelector("[data-role=refresh]");
+    if (refresh) refresh.hidden = true;
+    schedule();  // the region was drawn at this version an instant ago: the first ask can wait
+  });
 })();
 
 // Installable, and kind to a flaky Wi-Fi: the service worker keeps the static
@@ -218,30 +257,38 @@ function say(template, values) {
   if ("serviceWorker" in navigator && document.documentElement.dataset.sw) {
     navigator.serviceWorker.register(document.documentElement.dataset.sw, { scope: "/" }).catch(function () {});
   }
-  var toggle = document.querySelector("[data-role=wake]");
-  if (!toggle || !("wakeLock" in navigator)) return;
+  if (!("wakeLock" in navigator)) return;
   var lock = null;
   var wanted = localStorage.getItem("gin-ledger-wake") !== "off";
+  var toggle = null;
   function show() {
+    if (!toggle) return;
     toggle.setAttribute("aria-pressed", wanted ? "true" : "false");
     toggle.textContent = wanted ? TEXTS.wake_on : TEXTS.wake_off;
   }
   function acquire() {
-    if (!wanted || lock || document.hidden) return;
+    if (!wanted || lock || document.hidden || !toggle || !toggle.isConnected) return;
     navigator.wakeLock.request("screen").then(function (l) {
       lock = l;
       lock.addEventListener("release", function () { lock = null; });
     }).catch(function () {});
   }
-  toggle.hidden = false;
-  toggle.addEventListener("click", function () {
-    wanted = !wanted;
-    localStorage.setItem("gin-ledger-wake", wanted ? "on" : "off");
-    if (!wanted && lock) lock.release();
+  document.addEventListener("visibilitychange", acquire);
+  setUps.push(function (root) {
+    var found = root.querySelector("[data-role=wake]");
+    if (!found) return;
+    toggle = found;
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      wanted = !wanted;
+      localStorage.setItem("gin-ledger-wake", wanted ? "on" : "off");
+      if (!wanted && lock) lock.release();
+      show();
+      acquire();
+    });
     show();
     acquire();
   });
-  document.addEventListener("visibilitychange", acquire);
-  show();
-  acquire();
 })();
+
+setUp(document);

@@ -25,6 +25,7 @@ from app import create_app
 from models.entry import read_entry
 from models.errors import MatchError
 from models.rules import Rules
+from views.common import scores_phrase
 from webutil import case, hidden, import_match, new_match, post_hand
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -444,8 +445,8 @@ def test_czech_plural_forms(app):
         assert [ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
                          n, one="Ana", two="Ben") for n in (1, 3, 13)] == [
             "Nahráno Ana – Ben: 1 kolo.", "Nahráno Ana – Ben: 3 kola.", "Nahráno Ana – Ben: 13 kol."]
-        assert [i18n.scores_sentence(n) % {"winner": "Ana", "points": 18, "games": "1"} for n in (1, 2)] == [
-            "Ana získává 18 → do hry 1.", "Ana získává 18 → do her 1."]
+        assert [scores_phrase("Ana", 18, games) for games in ([1], [1, 2])] == [
+            "Ana získává 18 → do hry 1.", "Ana získává 18 → do her 1 a 2."]
     with app.test_request_context(), force_locale("sq"):
         assert [ngettext("%(num)d match", "%(num)d matches", n) for n in (1, 2)] == ["1 ndeshje", "2 ndeshje"]
 

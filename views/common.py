@@ -16,8 +16,8 @@ from db import get_db
 from forms import HandForm, VersionForm
 from i18n import games_list, translated, translated_reason
 from models import storage
-from models.errors import MatchError
-from models.ledger import Game, Line, Sheet, games_for_win
+from models.errors import N_, MatchError, MatchOver
+from models.ledger import Game, Line, Sheet
 from models.race import races
 from models.stakes import payments
 
@@ -149,22 +149,10 @@ def game_status(game: Game) -> str:
     return gettext("%(winner)s wins", winner=game.winner)
 
 
-def preview_data(stored, sheet) -> dict:
-    """What the page script needs to say 'Ana scores 18 → games 1 and 2' before saving."""
-    rules = stored.match.rules
-    return {
-        "players": list(stored.match.players),
-        "games": {name: games_for_win(sheet, name) for name in stored.match.players},
-        "scores": {str(g.number): dict(g.scores) for g in sheet.games},
-        "target": rules.target,
-        "gin": rules.gin_bonus,
-        "big_gin": rules.big_gin_bonus,
-        "undercut": rules.undercut_bonus,
-        "knock_limit": rules.knock_limit,
-        "oklahoma": rules.oklahoma,
-        "spade_double": rules.spade_double,
-    }
-
+def preview_data(stored) -> dict:
+    """What tells the page script to ask for its preview again: the version the page was drawn at.
+    The preview itself is the server's (views/preview.py): the script holds no rule of the game."""
+    return {"version": stored.version}
 
 
 def race_plots(sheet: Sheet) -> list:
@@ -179,7 +167,7 @@ def sheet_context(stored, readonly: bool = False) -> dict:
                    payments=payments(sheet, stored.stake) if stored.stake else [])
     if not readonly:
         context.update(version_form=VersionForm(formdata=None, version=stored.version),
-                       preview=preview_data(stored, sheet),
+                       preview=preview_data(stored),
                        # One url_for for the page, not one per row: a long match has a thousand rows.
                        edit_prefix=url_for("hands.edit", match_id=stored.id, number=0)[:-1])
     return context
@@ -208,3 +196,16 @@ def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> 
 
 def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
     return render_template("match.html", form=hand_form_for(stored, form), **sheet_context(stored)), status
+
+
+def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
+    if not 1 <= number <= len(stored.match.hands):
+        abort(404, description=gettext("There is no such hand in this match."))
+
+
+def explain_early_end(error: MatchError) -> MatchError:
+    """An edit that ends the match before its last hand would strand the hands after it."""
+    if isinstance(error, MatchOver) and error.hand is not None:
+        return MatchError("hand", N_("with this change the match would be over before hand {hand}; "
+                                     "delete the hands after it first"), None, hand=error.hand)
+    return error

@@ -1,7 +1,7 @@
 """Entering, editing, deleting and undoing hands. Every change is only a recomputation."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 
 from flask_babel import gettext, lazy_gettext
 
@@ -10,10 +10,10 @@ from forms import HandForm, VersionForm
 from models import storage
 from models.entry import read_entry
 from i18n import translated
-from models.errors import N_, MatchError, MatchOver
+from models.errors import MatchError
 
-from .common import (RESULT_NAMES, attach_error, closing_changes, hand_form_for, line_summary, match_or_404,
-                     preview_data, render_match)
+from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
+                     hand_number_or_404, line_summary, match_or_404, preview_data, render_match)
 
 bp = Blueprint("hands", __name__)
 
@@ -54,8 +54,8 @@ def add(match_id: int):
     else:
         flash(line_summary(saved.sheet.lines[-1]), "saved")
     if request.headers.get("X-Requested-With") == "fetch":
-        # The page script asked: answer with the new page itself, so a saved hand
-        # costs one round trip; without the script it is Post/Redirect/Get.
+        # The page script asked: answer with the new page itself, so a saved hand costs one
+        # round trip (the script puts in its main region); without the script it is Post/Redirect/Get.
         response = make_response(render_match(match_or_404(match_id)))
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
@@ -77,13 +77,8 @@ def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status
     line = sheet.lines[number - 1]
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
                            line=line, result_name=RESULT_NAMES[line.outcome.result], form=form,
-                           preview=preview_data(stored, sheet),
+                           preview=preview_data(stored),
                            delete_form=VersionForm(formdata=None, version=stored.version)), status
-
-
-def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
-    if not 1 <= number <= len(stored.match.hands):
-        abort(404, description=gettext("There is no such hand in this match."))
 
 
 @bp.get("/matches/<int:match_id>/hands/<int:number>")
@@ -117,14 +112,6 @@ def update(match_id: int, number: int):
         return render_edit(stored, number, form, 400)
     report_change(stored.sheet(), saved, gettext("Hand %(number)s changed; the sheet is recomputed.", number=number))
     return redirect(sheet_url(match_id, number))
-
-
-def explain_early_end(error: MatchError) -> MatchError:
-    """An edit that ends the match before its last hand would strand the hands after it."""
-    if isinstance(error, MatchOver) and error.hand is not None:
-        return MatchError("hand", N_("with this change the match would be over before hand {hand}; "
-                                     "delete the hands after it first"), None, hand=error.hand)
-    return error
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:number>/delete")

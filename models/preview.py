@@ -1,0 +1,89 @@
+"""What a hand would do before it is saved, found the way saving finds it.
+
+The hand form's live preview asks this (through views/preview.py) rather than
+keeping a copy of the rules in the page script: the entry is read by the same
+`read_entry` and folded by the same `score_sheet` as when it is saved, so the
+sentence under the form and the sheet after saving cannot disagree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CardError, parse_card
+from .entry import read_entry
+from .errors import MatchError
+from .hand import KNOCK, Hand, knock_limit, spades_doubled
+from .ledger import Line, score_sheet
+from .match import Match
+from .rules import Rules
+
+INCOMPLETE, REFUSED, SCORED = "incomplete", "refused", "scored"
+
+# The keys an entry needs before reading it means anything: until the knocker and both
+# counts are tapped (or the winner and the points typed) there is nothing to say yet.
+KNOCK_NEEDS = ("knocker", "knocker_deadwood", "opponent_deadwood")
+POINTS_NEEDS = ("winner", "points")
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The answer: the deal's knock limit, and the hand's row or the engine's refusal (or neither yet)."""
+
+    limit: int
+    lays_off: bool = True  # the defender's count is after lay-offs (not after gin)
+    line: Line | None = None
+    refusal: MatchError | None = None
+    doubled: bool = False  # Oklahoma's spade upcard doubled the points
+
+    @property
+    def status(self) -> str:
+        if self.line is not None:
+            return SCORED
+        return REFUSED if self.refusal is not None else INCOMPLETE
+
+
+def preview_hand(match: Match, raw: dict, number: int | None = None) -> Preview:
+    """The outcome of the entry `raw` (match-file keys) as the next hand, or as hand `number` replaced."""
+    limit, lays_off = deal_limit(match.rules, raw.get("upcard")), defender_lays_off(raw)
+    if not complete(raw):
+        return Preview(limit, lays_off)
+    try:
+        hand = read_entry(raw, match.players, match.rules)
+        line = folded_line(match, hand, number)
+    except MatchError as error:
+        return Preview(limit, lays_off, refusal=error)
+    return Preview(limit, lays_off, line=line,
+                   doubled=hand.kind == KNOCK and spades_doubled(match.rules, hand.upcard))
+
+
+def deal_limit(rules: Rules, upcard: object) -> int:
+    """The knock limit with this upcard; none yet, or not a card, leaves the table's own (saving names the upcard)."""
+    try:
+        code = None if upcard is None else parse_card(upcard).code
+    except CardError:
+        code = None
+    return knock_limit(rules, code)
+
+
+def defender_lays_off(raw: dict) -> bool:
+    """After gin (the knocker's 0) the defender may not lay off: the form then asks for the count as held."""
+    return raw.get("knocker_deadwood") != 0
+
+
+def complete(raw: dict) -> bool:
+    if "draw" in raw:
+        return True
+    needs = POINTS_NEEDS if "winner" in raw or "points" in raw else KNOCK_NEEDS
+    return all(key in raw for key in needs)
+
+
+def folded_line(match: Match, hand: Hand, number: int | None) -> Line:
+    """The hand's row after folding the whole match with it: its games depend on every hand before it,
+    and an edit may also refuse a later hand (the match would end before it)."""
+    if number is None:
+        hands, number = match.hands + (hand,), len(match.hands) + 1
+    elif 1 <= number <= len(match.hands):
+        hands = match.hands[:number - 1] + (hand,) + match.hands[number:]
+    else:
+        raise ValueError(f"there is no hand {number} to replace")
+    return score_sheet(match.with_hands(hands)).lines[number - 1]
