@@ -140,3 +140,40 @@ class MatchOver(MatchError):
 
 class NotFound(LedgerError, LookupError):
     """What was asked for (a match, a hand, a player, a link) is not kept here."""
+
+    def __init__(self, what: object):
+        self.what = what
+        super().__init__("{what} is not kept here", what=what)  # never shown: each page says its own 404
+
+
+class NoSuchMatch(NotFound):
+    """A match (or a hand in it, or a player) that storage does not hold."""
+
+
+class StaleMatch(LedgerError):
+    """Someone changed the match after this page was drawn: the change is refused, not merged."""
+
+    def __init__(self, match_id: int):
+        self.match_id = match_id
+        super().__init__("match {match_id} changed since the page was drawn", match_id=match_id)
+
+
+class PlayerProblem(Refusal):
+    """A rename, merge or delete that would lose or confuse someone's matches."""
+
+
+class SchemaTooNew(LedgerError):
+    """The file was written by a newer Gin Ledger; using it could lose what that version stored.
+
+    Said once, in English, to whoever starts the server; no page ever shows it.
+    """
+
+    def __init__(self, path: str, found: int, known: int):
+        self.path, self.found, self.known = path, found, known
+        super().__init__("{path} was written by a newer Gin Ledger (database version {found}; this Gin Ledger "
+                         "knows up to {known}): upgrade Gin Ledger, or open another file",
+                         path=path, found=found, known=known)
+
+
+class MigrationsBroken(LedgerError):
+    """The migration files themselves are misnumbered: a packaging mistake, not a user's."""

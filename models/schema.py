@@ -14,24 +14,10 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import quote
 
+from .errors import MigrationsBroken, SchemaTooNew
+
 
 MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
-
-
-class SchemaTooNew(Exception):
-    """The file was written by a newer Gin Ledger; using it could lose what that version stored.
-
-    Said once, in English, to whoever starts the server; no page ever shows it.
-    """
-
-    def __init__(self, path: str, found: int, known: int):
-        self.path, self.found, self.known = path, found, known
-        super().__init__(f"{path} was written by a newer Gin Ledger (database version {found}; this Gin Ledger "
-                         f"knows up to {known}): upgrade Gin Ledger, or open another file")
-
-
-class MigrationsBroken(RuntimeError):
-    """The migration files themselves are misnumbered: a packaging mistake, not a user's."""
 
 
 @lru_cache(maxsize=1)
@@ -43,7 +29,7 @@ def migrations() -> tuple[str, ...]:
         if named:
             found[int(named.group(1))] = entry.read_text(encoding="utf-8")
     if sorted(found) != list(range(1, len(found) + 1)):
-        raise MigrationsBroken(f"migrations must be numbered 1..n without gaps, found {sorted(found)}")
+        raise MigrationsBroken("migrations must be numbered 1..n without gaps, found {found}", found=sorted(found))
     return tuple(found[number] for number in sorted(found))
 
 

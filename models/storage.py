@@ -19,24 +19,17 @@ from pathlib import Path
 from types import MappingProxyType
 
 from . import schema
-from .errors import N_, MatchError, MatchOver, Plural, Refusal
+from .errors import (N_, MatchError, MatchOver, NoSuchMatch, Plural, PlayerProblem,  # noqa: F401 (storage.X)
+                     SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match
 from .match_cache import MatchCache
 from .rules import Rules, rules_from
-from .schema import SchemaTooNew  # noqa: F401  (raised by migrate and open_ledger)
 from .stakes import Stake
 
 BUSY_TIMEOUT_MS = 10_000
 
-
-class NoSuchMatch(LookupError):
-    """The match (or the hand in it) does not exist."""
-
-
-class StaleMatch(Exception):
-    """Someone changed the match after this page was drawn."""
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -473,10 +466,6 @@ def save_preset(conn: sqlite3.Connection, name: str, rules: Rules) -> None:
 
 
 # ---- players over time ---------------------------------------------------------
-
-class PlayerProblem(Refusal):
-    """A rename, merge or delete that would lose or confuse someone's matches."""
-
 
 def players_summary(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return conn.execute(
