@@ -11,9 +11,9 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import InternalServerError
 
 import cli
-import db
-import i18n
-import netinfo
+from views import db
+from views import i18n
+from views import netinfo
 from models import caches
 from models.caches import MB
 from models.errors import N_

@@ -9,7 +9,7 @@ import click
 from flask.cli import ScriptInfo, with_appcontext
 from flask_babel import gettext, ngettext
 
-import i18n
+from views import i18n
 from models.errors import MatchError
 from models.matchfile import replay
 from models.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
@@ -101,7 +101,7 @@ def serve_command(host: str, port: int, threads: int) -> None:
     import waitress
     from flask import current_app
 
-    import netinfo
+    from views import netinfo
 
     for url in netinfo.urls(port) if host in ("0.0.0.0", "") else [f"http://{host}:{port}/"]:
         click.echo(say(lambda: gettext("Open on a phone on the same Wi-Fi: %(url)s", url=url)))

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask_babel import force_locale, gettext, ngettext
 
-import i18n
+from views import i18n
 from app import create_app
 from models.entry import read_entry
 from models.errors import MatchError

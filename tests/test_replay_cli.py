@@ -7,7 +7,7 @@ from app import create_app
 def run(tmp_path, text):
     path = tmp_path / "match.json"
     path.write_text(text)
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite")})
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "test"})
     return app.test_cli_runner().invoke(args=["replay", str(path)])
 
 

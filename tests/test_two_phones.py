@@ -4,7 +4,7 @@ import re
 
 import segno
 
-import netinfo
+from views import netinfo
 from webutil import case, import_match, post_hand
 
 FIB = """Main:

@@ -6,8 +6,8 @@ import hmac
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
-from db import get_db
-from forms import LoginForm
+from .db import get_db
+from .forms import LoginForm
 from models import throttle
 
 bp = Blueprint("access", __name__)

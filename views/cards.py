@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 
-from forms import UPCARDS
-from i18n import render, translated
+from .forms import UPCARDS
+from .i18n import render, translated
 from models.cards import MOST_HELD, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card, parse_cards
 from models.count import Deal, count_deal, count_knocker, count_onto, fixed_limit, upcard_limit
 from models.errors import N_, MatchError

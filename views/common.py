@@ -12,9 +12,9 @@ from flask import abort, render_template, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 
-from db import get_db
-from forms import HandForm, VersionForm
-from i18n import games_list, translated, translated_reason
+from .db import get_db
+from .forms import HandForm, VersionForm
+from .i18n import games_list, translated, translated_reason
 from models import storage
 from models.errors import N_, MatchError, MatchOver
 from models.ledger import Game, Line, Sheet

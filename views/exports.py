@@ -8,7 +8,7 @@ import zipfile
 
 from flask import Blueprint, Response, request
 
-from db import get_db
+from .db import get_db
 from models import storage
 from models.matchfile import export_document
 from models.sheetcsv import csv_text, sheet_rows

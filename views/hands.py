@@ -5,11 +5,11 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 
 from flask_babel import gettext, lazy_gettext
 
-from db import get_db
-from forms import HandForm, VersionForm
+from .db import get_db
+from .forms import HandForm, VersionForm
 from models import storage
 from models.entry import read_entry
-from i18n import translated
+from .i18n import translated
 from models.errors import MatchError
 
 from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, render_template, request, url_for
 from flask_babel import gettext
 
-from db import get_db
+from .db import get_db
 from models import storage
 
 from .common import match_by_token_or_404, match_or_404, sheet_context

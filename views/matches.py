@@ -6,10 +6,10 @@ import random
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from db import get_db, match_cache
-from forms import UPCARDS, HandForm, ImportForm, NewMatchForm
+from .db import get_db, match_cache
+from .forms import UPCARDS, HandForm, ImportForm, NewMatchForm
 from models import storage
-from i18n import translated
+from .i18n import translated
 from models.errors import N_, MatchError
 from models.stakes import read_stake
 from models.match import Match

@@ -4,10 +4,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from db import get_db, match_cache
-from forms import MergeForm, RenameForm, VersionForm
+from .db import get_db, match_cache
+from .forms import MergeForm, RenameForm, VersionForm
 from models import storage
-from i18n import translated
+from .i18n import translated
 from models.errors import MatchError
 from models.matchfile import check_name
 from models.sheetcsv import csv_text, sheet_rows

@@ -11,8 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_babel import gettext
 
-from forms import HandForm
-from i18n import translated_reason
+from .forms import HandForm
+from .i18n import translated_reason
 from models.hand import MAX_DEADWOOD
 from models.preview import REFUSED, Preview, preview_hand
 

@@ -8,7 +8,7 @@ import segno
 from flask import current_app, request
 from markupsafe import Markup
 
-import netinfo
+from . import netinfo
 from models import caches
 
 
