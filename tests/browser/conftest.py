@@ -178,3 +178,14 @@ def seeded(browser, server) -> dict[str, int]:
            for name in ("full-hollywood-match", "seed001-ana-ben")}
     context.close()
     return ids
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's script for the accessibility checks (npm ci installs it from package.json)."""
+    if not AXE.exists():
+        missing(f"{AXE} is missing", "axe-core not installed: run npm ci")
+    return str(AXE)

@@ -6,7 +6,6 @@ script the same grid is a form and the "Count" buttons ask the server.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -154,18 +153,15 @@ def test_use_these_counts_without_script_needs_no_count_first(page, player):
     expect(use_the_counts(page, match_id, seat=2).locator(".counted-cards")).to_contain_text("Ben: ")
 
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.mark.parametrize("context_options", [{"bypass_csp": True}], indirect=True)  # axe is injected script
-def test_count_page_accessibility_light_and_dark(page, player):
+def test_count_page_accessibility_light_and_dark(page, player, axe_script):
     """axe finds nothing serious on the grid with hands tapped, in both colour schemes."""
-    if not AXE.exists():
-        pytest.skip("axe-core not installed: run npm ci")
     match_id = player.new_match("Ana", "Ben")
     page.goto(f"/matches/{match_id}/count?knocker=Ana&" + "&".join(f"k={c}" for c in KNOCKER)
               + "&" + "&".join(f"d={c}" for c in DEFENDER))
-    page.add_script_tag(path=str(AXE))
+    page.add_script_tag(path=axe_script)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")["violations"]
