@@ -155,6 +155,19 @@ def money(amount: Decimal, stake) -> str:
     return f"{text} {stake.currency}".strip()
 
 
+MINUS = "\u2212"
+
+
+def signed(value) -> str:
+    """A net with its sign always written, and a true minus: '+196', '−838', '0'.
+
+    Babel writes a hyphen-minus, which reads as a dash in a column of nets and may
+    break a line; the typographic minus is as wide as the plus and never breaks."""
+    if not value:
+        return number(0)
+    return ("+" if value > 0 else MINUS) + number(abs(value))
+
+
 def day(stamp: str | None) -> str:
     """The date of a stored timestamp ('2026-11-29T10:00:00+00:00') as the language writes dates."""
     if not stamp:
@@ -224,6 +237,6 @@ def init_app(app: Flask) -> None:
     app.before_request(remember_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
-    app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day)
+    app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day, signed=signed)
     app.jinja_env.globals.update(refusal=translated, language_links=language_links, lang=current_language,
                                  script_texts=script_texts, games_list=games_list)
