@@ -411,7 +411,7 @@ def test_english_pages_are_as_they_were(client, table):
     page = client.get(f"/matches/{table['playing']}").get_data(as_text=True)
     assert html_lang(page) == "en"
     assert "Next: hand 8, Ana deals." in page
-    assert "308 – 112 = <strong>196</strong> to Ana" in page
+    assert "308 − 112 =</span> <strong>196</strong> to Ana" in page
     assert "Stakes: 0.05 € a point" in page
 
 

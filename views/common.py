@@ -117,17 +117,28 @@ class Row:
 
 
 class NoteWords:
-    """The words of the rows' notes, translated once per page rather than once per row."""
+    """The words of the rows' notes, translated once per page rather than once per row.
+
+    A note says the whole hand (what it was, its points, where it went, who dealt), so a
+    phone that has no room for a note column can show it as the row's second line."""
 
     def __init__(self):
         self.names = {key: str(name) for key, name in RESULT_NAMES.items()}
         self.drawn = gettext("%(result)s · %(dealer)s dealt")
-        self.won = gettext("%(result)s %(points)s · %(dealer)s dealt")
+        self.won = gettext("%(result)s %(points)s → %(where)s · %(dealer)s dealt")
         self.edit = gettext("Edit hand %(number)s")
+        self.where: dict[tuple[int, ...], str] = {}  # a match has at most a handful of distinct game sets
+
+    def games(self, games: tuple[int, ...]) -> str:
+        if games not in self.where:
+            self.where[games] = ngettext("game %(games)s", "games %(games)s", len(games), games=games_list(games))
+        return self.where[games]
 
     def note(self, line: Line) -> str:
         values = {"result": self.names[line.outcome.result], "dealer": line.dealer, "points": line.outcome.points}
-        return (self.drawn if line.outcome.winner is None else self.won) % values
+        if line.outcome.winner is None:
+            return self.drawn % values
+        return self.won % dict(values, where=self.games(line.games))
 
 
 def sheet_rows(sheet: Sheet) -> list[Row]:
@@ -141,6 +152,23 @@ def sheet_rows(sheet: Sheet) -> list[Row]:
         rows.append(Row(line, cells, words.note(line), [by_number[n] for n in line.closed],
                         words.edit % {"number": line.number}))
     return rows
+
+
+SHORT = 3  # letters of a name a phone's column head has room for (six columns at 360 px)
+
+
+def column_heads(players: tuple[str, str]) -> tuple[str, str]:
+    """The names as a phone's narrow columns show them, the caption above the sheet saying whose is whose.
+
+    Names that fit stay whole; longer ones keep their first letters, as many as it takes
+    to tell the two apart ('Ale', 'Bar'; 'Jan', 'Jana'), else the seat ('A1', 'A2')."""
+    if all(len(name) <= SHORT + 1 for name in players):
+        return players
+    for size in (SHORT, SHORT + 1):
+        heads = tuple(name[:size] for name in players)
+        if heads[0].casefold() != heads[1].casefold():
+            return heads
+    return tuple(f"{name[:1]}{seat}" for seat, name in enumerate(players, 1))
 
 
 def game_status(game: Game) -> str:
@@ -163,6 +191,7 @@ def sheet_context(stored, readonly: bool = False) -> dict:
     """Everything the sheet, the scoreboard and the live fragment draw from one fold."""
     sheet = stored.sheet()
     context = dict(stored=stored, match=stored.match, sheet=sheet, rows=sheet_rows(sheet),
+                   heads=column_heads(stored.match.players),
                    races=race_plots(sheet), readonly=readonly,
                    payments=payments(sheet, stored.stake) if stored.stake else [])
     if not readonly:

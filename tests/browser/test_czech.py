@@ -62,7 +62,7 @@ def test_a_knock_and_an_undercut_entered_in_czech(page):
     page.wait_for_url("**#hand-1")
     expect(page.locator(".flash-saved")).to_have_text("Kolo 1: Ana získává 18 → do hry 1.")
     assert row(page, 1) == ["18", "", "", "", "", ""]
-    expect(page.locator("#hand-1 td.note")).to_have_text("klepnutí 18 · rozdávající Ana")
+    expect(page.locator("#hand-1 + tr.story")).to_have_text("klepnutí 18 → do hry 1 · rozdávající Ana")
 
     # An undercut: Ben knocks with 5 and Ana holds 3; it is Ana's second win, so games 1 and 2.
     form.locator("label[for=knocker-2]").tap()

@@ -48,9 +48,9 @@ def test_seed001_typed_points_from_a_new_match(page, player, case):
     closings = player.closings()
     assert len(closings) == 1, closings
     assert "Ana wins game 1" in closings[0]
-    assert "308 – 112 = 196 to Ana" in closings[0], closings[0]
-    # The double rule sits right under hand 6, the hand that closed game 1.
-    assert page.locator("#hand-6 + tr.closing").count() == 1
+    assert "308 − 112 = 196 to Ana" in closings[0], closings[0]
+    # The double rule sits right under hand 6 (and its second line), the hand that closed game 1.
+    assert page.locator("#hand-6 + tr.story + tr.closing").count() == 1
     expect(page.locator(".board .game").first.locator(".status")).to_have_text("Ana wins · +196")
     expect(page.locator("p.next")).to_have_text("Next: hand 7, Ana deals.")
 
