@@ -45,3 +45,30 @@ def any_hand(rng: random.Random, kind: str, players: list[str]) -> dict:
         if kind == "big_gin":
             hand["big_gin"] = True
     return hand
+
+
+def finished_match(count: int, players=("Alexandra", "Bartholomew"), fmt: str = "hollywood",
+                   target: int = 100) -> dict:
+    """A match that ends on exactly its `count`-th hand, every kind of hand in it.
+
+    The printed sheet and the phone sheet are judged on a whole evening: three
+    settlements under the last rows, long names, running totals past 100. Seeds are
+    tried in order until one ends exactly there, so every run sees the same match.
+    """
+    from models.errors import MatchOver
+    from models.ledger import score_sheet
+    from models.matchfile import read_document
+
+    def finished(hands: list) -> bool:
+        try:
+            return score_sheet(read_document({**doc, "hands": hands})).finished
+        except MatchOver:  # it ended earlier
+            return False
+
+    for seed in range(10_000):
+        rng = random.Random(seed)
+        doc = {"format": fmt, "players": list(players), "first_dealer": players[1], "rules": {"target": target}}
+        hands = [any_hand(rng, rng.choice(KINDS), list(players)) for _ in range(count)]
+        if finished(hands) and not finished(hands[:-1]):
+            return {**doc, "hands": hands}
+    raise ValueError(f"no seed ends a {fmt} match on hand {count}")
