@@ -96,3 +96,10 @@ def test_edit_hand_page(axe_script, page, some_hands):
     page.get_by_role("link", name="Edit hand 2").click()
     page.wait_for_url(f"**/matches/{playing_id}/hands/2")
     check(page, axe_script, "edit hand page")
+
+
+def test_big_screen(axe_script, page, some_hands):
+    _, finished_id = some_hands
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"/matches/{finished_id}/big")
+    check(page, axe_script, "big screen")
