@@ -174,31 +174,33 @@ def rename(match_id: int):
         flash(gettext("This match is now called “%(name)s”.", name=name))
     elif stored.name:
         flash(gettext("The name “%(name)s” is removed.", name=stored.name))
+    else:
+        flash(gettext("This match has no name; it is listed by its players."))
     return redirect(url_for("matches.show", match_id=match_id))
+
+
+def change_standing(match_id: int, change, message: str, then: str):
+    """Abandon or reopen: a stored choice of the players, checked by the form token, then PRG with a flash."""
+    stored = match_or_404(match_id)
+    if not VersionForm().validate_on_submit():
+        expired_form()
+        return redirect(url_for("matches.show", match_id=match_id))
+    change(get_db(), match_id)
+    flash(gettext(message, match=match_label(stored)))
+    return redirect(url_for(then, match_id=match_id) if then == "matches.show" else url_for(then))
 
 
 @bp.post("/matches/<int:match_id>/abandon")
 def abandon(match_id: int):
     """Set aside, not deleted: the hands stay, the home page folds it away, one tap brings it back."""
-    stored = match_or_404(match_id)
-    if not VersionForm().validate_on_submit():
-        expired_form()
-        return redirect(url_for("matches.show", match_id=match_id))
-    storage.abandon_match(get_db(), match_id)
-    flash(gettext("%(match)s is set aside as abandoned; reopen it from the home page or here.",
-                  match=match_label(stored)))
-    return redirect(url_for("matches.home"))
+    return change_standing(match_id, storage.abandon_match,
+                           N_("%(match)s is set aside as abandoned; reopen it from the home page or here."),
+                           "matches.home")
 
 
 @bp.post("/matches/<int:match_id>/reopen")
 def reopen(match_id: int):
-    stored = match_or_404(match_id)
-    if not VersionForm().validate_on_submit():
-        expired_form()
-        return redirect(url_for("matches.show", match_id=match_id))
-    storage.reopen_match(get_db(), match_id)
-    flash(gettext("%(match)s is open again.", match=match_label(stored)))
-    return redirect(url_for("matches.show", match_id=match_id))
+    return change_standing(match_id, storage.reopen_match, N_("%(match)s is open again."), "matches.show")
 
 
 @bp.app_template_global()
