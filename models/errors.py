@@ -162,6 +162,10 @@ class PlayerProblem(Refusal):
     """A rename, merge or delete that would lose or confuse someone's matches."""
 
 
+class MatchNotOver(Refusal):
+    """A rematch asked for before the match it follows has ended: its hands would have nowhere to go."""
+
+
 class SchemaTooNew(LedgerError):
     """The file was written by a newer Gin Ledger; using it could lose what that version stored.
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 from .ledger import Sheet
 
+GINS = ("gin", "big_gin")  # a knock with no deadwood: the record gives them their own lines
+
 
 @dataclass
 class Record:
@@ -24,7 +26,7 @@ class Record:
     big_gins: int = 0
     undercuts_made: int = 0
     undercuts_suffered: int = 0
-    knocks: int = 0
+    knocks: int = 0  # knocks that were not gin: a gin is counted under gins (or big gins) only
     biggest_hand: int = 0
     shutouts: int = 0
     net: int = 0
@@ -42,7 +44,7 @@ def count_hands(record: Record, sheet: Sheet) -> None:
     name = record.name
     for line in sheet.lines:
         entry, outcome = line.entry, line.outcome
-        if entry.kind == "knock" and entry.knocker == name:
+        if entry.kind == "knock" and entry.knocker == name and outcome.result not in GINS:
             record.knocks += 1
         if outcome.result == "undercut" and entry.knocker == name:
             record.undercuts_suffered += 1

@@ -19,8 +19,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from . import schema
-from .errors import (N_, MatchError, MatchOver, NoSuchMatch, Plural, PlayerProblem,  # noqa: F401 (storage.X)
-                     SchemaTooNew, StaleMatch)
+from .errors import (N_, MatchError, MatchNotOver, MatchOver, NoSuchMatch, Plural,  # noqa: F401 (storage.X)
+                     PlayerProblem, SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import Match
@@ -93,6 +93,12 @@ class StoredMatch:
     version: int
     view_token: str
     stake: Stake | None = None
+    name: str | None = None  # what the players called it ("Friday at Eva's"), if anything
+    abandoned: str | None = None  # when the players set it aside; it leaves the home lists
+    rematch_of: int | None = None  # the match this one is the rematch of
+    rematch: int | None = None  # the rematch of this one, once someone tapped Rematch
+    rematch_created: str | None = None  # when that rematch was started
+    rematch_of_created: str | None = None  # when the match this one follows was started
 
     def sheet(self) -> Sheet:
         return self._sheet
@@ -181,7 +187,10 @@ def submission_key(form_id: str | None, hand: Hand) -> str | None:
 # ---- matches -----------------------------------------------------------------
 
 MATCH_QUERY = """
-    SELECT m.*, p1.name AS name1, p2.name AS name2
+    SELECT m.*, p1.name AS name1, p2.name AS name2,
+           (SELECT r.id FROM match r WHERE r.rematch_of = m.id) AS rematch,
+           (SELECT r.created FROM match r WHERE r.rematch_of = m.id) AS rematch_created,
+           (SELECT o.created FROM match o WHERE o.id = m.rematch_of) AS rematch_of_created
     FROM match m JOIN player p1 ON p1.id = m.player1_id JOIN player p2 ON p2.id = m.player2_id
 """
 
@@ -196,7 +205,10 @@ def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
         hands=tuple(hand_from_row(hand, players) for hand in hand_rows),
     )
     stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
-    return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake)
+    return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake,
+                       name=row["name"], abandoned=row["abandoned"], rematch_of=row["rematch_of"],
+                       rematch=row["rematch"], rematch_created=row["rematch_created"],
+                       rematch_of_created=row["rematch_of_created"])
 
 
 def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
@@ -221,10 +233,20 @@ def get_match_by_token(conn: sqlite3.Connection, token: str) -> StoredMatch:
 
 def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50,
                  cache: MatchCache | None = None) -> list[StoredMatch]:
-    """In-progress or finished matches, newest first."""
+    """In-progress or finished matches, newest first; the abandoned ones are set aside (`abandoned_matches`)."""
     where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
     order = "m.finished DESC" if finished else "m.created DESC"
-    return matches_where(conn, where, (), order, limit, cache)
+    return matches_where(conn, where + " AND m.abandoned IS NULL", (), order, limit, cache)
+
+
+def abandoned_matches(conn: sqlite3.Connection, limit: int = 50,
+                      cache: MatchCache | None = None) -> list[StoredMatch]:
+    """The matches the players set aside, the latest set aside first, for the home page's folded list."""
+    return matches_where(conn, "m.abandoned IS NOT NULL", (), "m.abandoned DESC", limit, cache)
+
+
+def count_abandoned(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT COUNT(*) FROM match WHERE abandoned IS NOT NULL").fetchone()[0]
 
 
 def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
@@ -279,23 +301,87 @@ def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Ha
     )
 
 
-def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = None) -> int:
+def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = None,
+                 name: str | None = None) -> int:
     """Store a new match (and, for an import, its hands) after the engine accepted it."""
     sheet = score_sheet(match)
     with immediate(conn):
-        ids = [player_id(conn, name) for name in match.players]
-        match_id = conn.execute(
-            """INSERT INTO match (player1_id, player2_id, format, rules, first_dealer,
-                                  created, finished, view_token, stake, currency)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
-             match.players.index(match.dealer), now(), now() if sheet.finished else None,
-             secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
-             stake.currency if stake else None),
-        ).lastrowid
+        match_id = insert_match(conn, match, sheet.finished, stake, name)
         for position, hand in enumerate(match.hands, start=1):
             insert_hand(conn, match_id, position, hand, match.players)
     return match_id
+
+
+def insert_match(conn: sqlite3.Connection, match: Match, finished: bool, stake: Stake | None,
+                 name: str | None = None, rematch_of: int | None = None) -> int:
+    """The match row alone; the caller holds BEGIN IMMEDIATE."""
+    ids = [player_id(conn, player) for player in match.players]
+    return conn.execute(
+        """INSERT INTO match (player1_id, player2_id, format, rules, first_dealer, created, finished,
+                              view_token, stake, currency, name, rematch_of)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        (ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
+         match.players.index(match.dealer), now(), now() if finished else None,
+         secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
+         stake.currency if stake else None, name or None, rematch_of),
+    ).lastrowid
+
+
+@dataclass(frozen=True)
+class Rematch:
+    id: int
+    match: Match
+    created: bool  # False: someone (this phone or the other) had already started it
+
+
+def create_rematch(conn: sqlite3.Connection, match_id: int) -> Rematch:
+    """The one rematch of a finished match: the first tap makes it, every later tap (either phone's) finds it.
+
+    Looking and inserting happen under one write lock, so two phones tapping at
+    once cannot both insert; the UNIQUE index on rematch_of would refuse a second row anyway.
+    The finished match's version is bumped, so a phone following it sees the link to the rematch.
+    """
+    with immediate(conn):
+        old = get_match(conn, match_id)
+        if old.rematch is not None:
+            return Rematch(old.rematch, get_match(conn, old.rematch).match, created=False)
+        sheet = old.sheet()
+        if not sheet.finished:
+            raise MatchNotOver(N_("This match is still being played."))
+        match = Match(players=old.match.players, format=old.match.format,
+                      first_dealer=sheet.next_dealer, rules=old.match.rules)
+        new_id = insert_match(conn, match, False, old.stake, rematch_of=match_id)
+        bump_version(conn, match_id)
+    return Rematch(new_id, match, created=True)
+
+
+def bump_version(conn: sqlite3.Connection, match_id: int) -> None:
+    """Any change a page shows bumps the version: caches drop the old entry, following phones redraw."""
+    conn.execute("UPDATE match SET version = version + 1 WHERE id = ?", (match_id,))
+
+
+def set_match_fact(conn: sqlite3.Connection, match_id: int, column: str, value: str | None) -> None:
+    """Store one thing the players decided about a whole match (its name, or that it is abandoned)."""
+    if column not in ("name", "abandoned"):
+        raise ValueError(column)
+    with immediate(conn):
+        get_match(conn, match_id)  # NoSuchMatch before anything is written
+        # The column is one of the two names checked above; the values are bound parameters.
+        conn.execute(f"UPDATE match SET {column} = ?, version = version + 1 WHERE id = ?",  # nosec B608
+                     (value, match_id))
+
+
+def name_match(conn: sqlite3.Connection, match_id: int, name: str | None) -> None:
+    """An empty name takes the name away: the match is listed by its players again."""
+    set_match_fact(conn, match_id, "name", (name or "").strip() or None)
+
+
+def abandon_match(conn: sqlite3.Connection, match_id: int) -> None:
+    set_match_fact(conn, match_id, "abandoned", now())
+
+
+def reopen_match(conn: sqlite3.Connection, match_id: int) -> None:
+    set_match_fact(conn, match_id, "abandoned", None)
 
 
 def record_change(conn: sqlite3.Connection, match_id: int, match: Match) -> Sheet:

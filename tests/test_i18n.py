@@ -377,7 +377,7 @@ def test_every_page_after_the_switch_has_no_english_left(client, table, lang):
         assert "Ana platí, Ben dostává" in match or "Ben platí, Ana dostává" in match
         assert re.search(r"\d{1,2}\. \d{1,2}\. \d{4}", visible_text(match)), "a Czech date"
         assert "Kolo 8: Podříznutí! Ben získává 10 → do hry 3." in seen["flash after an undercut"]
-        assert "Kolo 8 vráceno." in seen["flash after undo"]
+        assert "Kolo 8 vráceno zpět." in seen["flash after undo"]
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -480,7 +480,7 @@ def test_refusals_keep_their_english_reason_and_are_translated_in_the_web_layer(
         with force_locale("sq"):
             assert i18n.translated(error) == "raundi 3, knocker_deadwood: 12 është mbi kufirin e trokitjes 10"
         with force_locale("sk"):
-            assert gettext("Hand %(number)s undone.", number=4) == "Kolo 4 vrátené."
+            assert gettext("Hand %(number)s undone.", number=4) == "Kolo 4 vrátené späť."
 
 
 # --------------------------------------------------------------------------

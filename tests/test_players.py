@@ -45,7 +45,7 @@ def test_ana_record_worked_by_hand(sheets):
     assert ana.average_win == pytest.approx(262 / 13)
     assert (ana.gins, ana.big_gins) == (2, 0)        # hands 1 and 11 of match 1
     assert (ana.undercuts_made, ana.undercuts_suffered) == (1, 0)
-    assert ana.knocks == 8                           # hands 1,3,4,6,8,9,11,13 of match 1
+    assert ana.knocks == 6                           # hands 3,4,6,8,9,13 of match 1; her gins 1 and 11 are gins
     assert ana.biggest_hand == 37
     assert ana.shutouts == 0
     assert ana.net == 838 + 196 - 510
@@ -57,7 +57,7 @@ def test_ben_record_worked_by_hand(sheets):
     assert (ben.matches, ben.matches_won, ben.games_won) == (3, 1, 1)
     assert ben.hands_won == 4 + 2 + 2                # 2, 7, 10, 12 | 2, 5 | both of match 3
     assert ben.gins == 1 and ben.undercuts_suffered == 1 and ben.undercuts_made == 0
-    assert ben.knocks == 5                           # hands 2, 5, 7, 10, 12 of match 1
+    assert ben.knocks == 4                           # hands 2, 5, 10, 12 of match 1; hand 7 was his gin
     assert ben.biggest_hand == 60
     assert ben.shutouts == 1
     assert ben.net == -838 - 196 + 510
@@ -97,8 +97,10 @@ def test_player_page_and_head_to_head_show_the_figures(client):
         import_match(client, doc)
     ids = player_ids(client)
     page = client.get(f"/players/{ids['Ana']}").get_data(as_text=True)
-    assert "<th scope=\"row\">Net points</th><td>524</td>" in page
+    assert "<th scope=\"row\">Net points</th><td>+524</td>" in page
+    assert "<th scope=\"row\">Knocks (not gins)</th><td>6</td>" in page  # her two gins are under Gins
     h2h = client.get(f"/players/{ids['Ana']}/vs/{ids['Ben']}").get_data(as_text=True)
+    assert "<th scope=\"row\">Net points</th><td>+524</td><td>\u2212524</td>" in h2h  # a minus sign, not a hyphen
     assert "<th scope=\"row\">Shutouts</th><td>0</td><td>1</td>" in h2h
     assert h2h.count('class="series s') == 2
     # Newest first.

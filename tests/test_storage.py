@@ -132,8 +132,12 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_file(old, len(OLD_MIGRATIONS))
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
-    assert {name for _, name in later} == {"engine"}
-    assert tables(fresh, exclude={"engine"}) == tables(old)
+    assert {name for _, name in later} == {"engine", "match_rematch_of"}
+    # 0006 only adds columns to match: the old ones are still there, in their order.
+    assert tables(fresh, exclude={"engine", "match_rematch_of", "match"}) == tables(old, exclude={"match"})
+    old_match, new_match = tables(old)[("table", "match")], tables(fresh)[("table", "match")]
+    assert new_match == old_match.replace(
+        "currency TEXT,", "currency TEXT, name TEXT, abandoned TEXT, rematch_of INTEGER REFERENCES match(id),")
     assert sqlite3.connect(fresh).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
 
 
@@ -152,7 +156,8 @@ def test_a_file_at_version_2_from_the_old_code_upgrades_in_place(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
     assert [row[0] for row in conn.execute("SELECT name FROM player ORDER BY id")] == ["Ana", "Ben"]
     assert conn.execute("SELECT address FROM login_failure").fetchone()[0] == "10.0.0.9"
-    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-2:] == ["stake", "currency"]
+    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-5:] == [
+        "stake", "currency", "name", "abandoned", "rematch_of"]
     assert app.test_client().get("/").status_code == 200
 
 

@@ -206,6 +206,17 @@ class NewMatchForm(Form):
         return chosen
 
 
+MAX_MATCH_NAME = 60
+
+
+class MatchNameForm(Form):
+    """The match page's name for a match ("Friday at Eva's"); empty takes the name away."""
+
+    name = StringField(_l("Name of this match"), validators=[Optional(), Length(max=MAX_MATCH_NAME)],
+                       render_kw={"placeholder": _l("e.g. Friday at Eva's"), "autocomplete": "off",
+                                  "maxlength": MAX_MATCH_NAME})
+
+
 class VersionForm(Form):
     """Undo and delete: the version the page was drawn at, to refuse a stale change."""
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from urllib.parse import urlencode, urlsplit
 
+from babel.dates import format_date as babel_date, format_time as babel_time, get_datetime_format
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, redirect, request, session
 from flask import has_request_context
@@ -175,6 +176,26 @@ def day(stamp: str | None) -> str:
     return format_date(date.fromisoformat(stamp[:10]), format="medium")
 
 
+def played(stamp: str | None, today: date | None = None) -> str:
+    """When a match was played, in the table's own clock: 'today 20:14', 'yesterday 20:14', else the date and time.
+
+    Two matches of the same players differ by it on every list. Stored times
+    are UTC; the server stands at the table, so its local time is the table's.
+    """
+    if not stamp:
+        return ""
+    when = datetime.fromisoformat(stamp).astimezone()
+    locale = current_language()
+    time = babel_time(when, format="short", tzinfo=when.tzinfo, locale=locale)
+    today = today or datetime.now().astimezone().date()
+    if when.date() == today:
+        return gettext("today %(time)s", time=time)
+    if when.date() == today - timedelta(days=1):
+        return gettext("yesterday %(time)s", time=time)
+    pattern = get_datetime_format("medium", locale=locale)
+    return pattern.replace("{1}", babel_date(when.date(), format="medium", locale=locale)).replace("{0}", time)
+
+
 # --------------------------------------------------------------------------
 # Texts the page scripts need (they never hold English of their own)
 # --------------------------------------------------------------------------
@@ -237,6 +258,7 @@ def init_app(app: Flask) -> None:
     app.before_request(remember_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
-    app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day, signed=signed)
+    app.jinja_env.filters.update(num=number, one_decimal=one_decimal, money=money, day=day)
+    app.jinja_env.filters.update(played=played, signed=signed)
     app.jinja_env.globals.update(refusal=translated, language_links=language_links, lang=current_language,
                                  script_texts=script_texts, games_list=games_list)

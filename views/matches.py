@@ -7,29 +7,34 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
 from .db import get_db, match_cache
-from .forms import UPCARDS, HandForm, ImportForm, NewMatchForm
+from .forms import UPCARDS, HandForm, ImportForm, MatchNameForm, NewMatchForm, VersionForm
 from models import storage
-from .i18n import translated
-from models.errors import N_, MatchError
+from .i18n import number, translated
+from models.errors import N_, MatchError, MatchNotOver
 from models.stakes import read_stake
 from models.match import Match
 from models.matchfile import check_name, load_match
-from models.rules import PRESETS, rules_from
+from models.rules import PRESETS, Rules, rules_from
 
 from .common import attach_error, match_or_404, render_match
 
 bp = Blueprint("matches", __name__)
 
 MAX_IMPORT_BYTES = 1_000_000
+CLASSIC = PRESETS["classic"]
 
 
 def render_home(import_form: ImportForm, status: int = 200):
     db = get_db()
+    abandoned = storage.count_abandoned(db)
     return render_template(
         "home.html",
         playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False, cache=match_cache())],
         finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30, cache=match_cache())],
-        import_form=import_form,
+        abandoned=abandoned,
+        # The folded list is drawn only when there is something in it; it costs a fold per match.
+        set_aside=[(m, m.sheet()) for m in storage.abandoned_matches(db, cache=match_cache())] if abandoned else [],
+        import_form=import_form, reopen_form=VersionForm(formdata=None),
     ), status
 
 
@@ -134,17 +139,77 @@ def show(match_id: int):
 
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int):
-    old = match_or_404(match_id)
-    sheet = old.sheet()
-    if not sheet.finished:
-        flash(gettext("This match is still being played."))
+    """Whichever phone taps first starts the rematch; every later tap lands on that same one."""
+    match_or_404(match_id)
+    try:
+        made = storage.create_rematch(get_db(), match_id)
+    except MatchNotOver as refusal:
+        flash(translated(refusal))
         return redirect(url_for("matches.show", match_id=match_id))
-    match = Match(players=old.match.players, format=old.match.format,
-                  first_dealer=sheet.next_dealer, rules=old.match.rules)
-    new_id = storage.create_match(get_db(), match, old.stake)
-    flash(gettext("Rematch: %(one)s vs %(two)s, same rules. %(dealer)s deals first.", one=match.players[0],
-                  two=match.players[1], dealer=match.dealer))
-    return redirect(url_for("matches.show", match_id=new_id))
+    match = made.match
+    if made.created:
+        flash(gettext("Rematch: %(one)s vs %(two)s, same rules. %(dealer)s deals first.", one=match.players[0],
+                      two=match.players[1], dealer=match.dealer))
+    else:
+        flash(gettext("The rematch was already started: here it is. %(dealer)s deals first.", dealer=match.dealer))
+    return redirect(url_for("matches.show", match_id=made.id))
+
+
+def expired_form():
+    """A POST without a valid CSRF token changes nothing; the page that sent it says so."""
+    flash(gettext("The form had expired; nothing was changed."), "error")
+
+
+@bp.post("/matches/<int:match_id>/name")
+def rename(match_id: int):
+    stored = match_or_404(match_id)
+    form = MatchNameForm()
+    if not form.validate_on_submit():
+        reasons = form.errors.get("name") or [gettext("The form had expired; nothing was changed.")]
+        flash(gettext("Not named: %(reason)s", reason=" ".join(map(str, reasons))), "error")
+        return redirect(url_for("matches.show", match_id=match_id, _anchor="about"))
+    storage.name_match(get_db(), match_id, form.name.data)
+    name = (form.name.data or "").strip()
+    if name:
+        flash(gettext("This match is now called “%(name)s”.", name=name))
+    elif stored.name:
+        flash(gettext("The name “%(name)s” is removed.", name=stored.name))
+    else:
+        flash(gettext("This match has no name; it is listed by its players."))
+    return redirect(url_for("matches.show", match_id=match_id))
+
+
+def change_standing(match_id: int, change, message: str, then: str):
+    """Abandon or reopen: a stored choice of the players, checked by the form token, then PRG with a flash."""
+    stored = match_or_404(match_id)
+    if not VersionForm().validate_on_submit():
+        expired_form()
+        return redirect(url_for("matches.show", match_id=match_id))
+    change(get_db(), match_id)
+    flash(gettext(message, match=match_label(stored)))
+    return redirect(url_for(then, match_id=match_id) if then == "matches.show" else url_for(then))
+
+
+@bp.post("/matches/<int:match_id>/abandon")
+def abandon(match_id: int):
+    """Set aside, not deleted: the hands stay, the home page folds it away, one tap brings it back."""
+    return change_standing(match_id, storage.abandon_match,
+                           N_("%(match)s is set aside as abandoned; reopen it from the home page or here."),
+                           "matches.home")
+
+
+@bp.post("/matches/<int:match_id>/reopen")
+def reopen(match_id: int):
+    return change_standing(match_id, storage.reopen_match, N_("%(match)s is open again."), "matches.show")
+
+
+@bp.app_template_global()
+def match_label(stored: storage.StoredMatch) -> str:
+    """How a match is called in lists, titles and messages: its name if it has one, else its players."""
+    players = gettext("%(one)s vs %(two)s", one=stored.match.players[0], two=stored.match.players[1])
+    if stored.name:
+        return gettext("%(name)s (%(players)s)", name=stored.name, players=players)
+    return players
 
 
 def uploaded_text(form: ImportForm) -> bytes:
@@ -184,3 +249,51 @@ def join(match_id: int):
     drawing them costs more than the whole sheet, and the hand page is opened 30 times a match."""
     stored = match_or_404(match_id)
     return render_template("join.html", stored=stored, match=stored.match)
+
+
+@bp.app_template_global()
+def result_line(stored: storage.StoredMatch, sheet) -> str:
+    """A finished match in one line: '2–1' means games, so a single game is simply won."""
+    winner, net = sheet.winner, number(sheet.net[sheet.winner])
+    if stored.match.format == "single":
+        return gettext("%(winner)s won the game, net %(net)s", winner=winner, net=net)
+    won = sheet.games_won(winner)
+    return gettext("%(winner)s won %(won)s–%(lost)s, net %(net)s", winner=winner, won=won,
+                   lost=len(sheet.games) - won, net=net)
+
+
+@bp.app_template_global()
+def match_name_form(stored: storage.StoredMatch) -> MatchNameForm:
+    """The match page's name form, filled with the present name."""
+    return MatchNameForm(formdata=None, name=stored.name or "")
+
+
+# Each setting as the preset summaries word it, when it differs from Classic (RULES.md's defaults).
+SETTING_PHRASES = {
+    "knock_limit": N_("knock at %(value)s"),
+    "target": N_("to %(value)s"),
+    "big_gin_bonus": N_("big gin %(value)s"),
+    "game_bonus": N_("game %(value)s"),
+    "shutout_multiplier": N_("shutout × %(value)s"),
+}
+DEALER_PHRASES = {
+    "winner": N_("the winner deals"),
+    "loser": N_("the loser deals"),
+    "alternate": N_("the deal alternates"),
+}
+
+
+@bp.app_template_global()
+def rules_summary(rules: Rules) -> str:
+    """A preset in one line by its own settings: gin, undercut and box always, then whatever else
+    differs from Classic, so a table's own preset never reads like Modern when it is not."""
+    parts = [gettext("gin %(gin)s, undercut %(undercut)s, box %(box)s", gin=number(rules.gin_bonus),
+                     undercut=number(rules.undercut_bonus), box=number(rules.box_bonus))]
+    for name, phrase in SETTING_PHRASES.items():
+        if getattr(rules, name) != getattr(CLASSIC, name):
+            parts.append(gettext(phrase, value=number(getattr(rules, name))))
+    if rules.dealer_rule != CLASSIC.dealer_rule:
+        parts.append(gettext(DEALER_PHRASES[rules.dealer_rule]))
+    if rules.oklahoma:
+        parts.append(gettext("Oklahoma, spade doubles") if rules.spade_double else gettext("Oklahoma"))
+    return ", ".join(parts)
