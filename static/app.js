@@ -82,7 +82,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       list.push({ action: new URL(f.action, location.href).pathname, fields: fields });
       keep(key, list);
     }
-    showWaiting();
+    var note = showWaiting();
+    if (note) note.scrollIntoView({ block: "center" });  // where a saved hand's message would be
     later();
   }
   function pageKeys() {  // the outboxes of the match on this page (its forms with a one-time id)
@@ -110,6 +111,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       if (flashes) flashes.after(note); else main.prepend(note);
     }
     note.textContent = lines.join(" ");
+    return note;
   }
   function later() { clearTimeout(retry); retry = setTimeout(flush, 4000); }
   function flush() {
