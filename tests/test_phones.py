@@ -6,6 +6,7 @@ import re
 from html import unescape
 
 import pytest
+from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
 
 from models import storage
 from models.changes import deletion_changes, without_hand
@@ -13,7 +14,6 @@ from models.errors import HandAlreadySaved, LedgerError
 from models.hand import Hand, most_points
 from models.matchfile import load_match
 from models.rules import Rules
-from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
 
 
 def page_of(client, match_id: int) -> str:
@@ -28,7 +28,7 @@ def form_of(page: str, **fields) -> dict:
 
 def carried_fields(page: str, button: str) -> dict:
     """The hidden fields of the form whose button says `button` (a question's answer, a way back)."""
-    for form in re.findall(r"<form\b.*?</form>", page, re.S):
+    for form in re.findall(r"<form\b.*?</form>", page, re.DOTALL):
         if button in unescape(form):
             inputs = re.findall(r"<input\b[^>]*>", form)
             pairs = [(re.search(r'name="([^"]+)"', i), re.search(r'value="([^"]*)"', i)) for i in inputs]

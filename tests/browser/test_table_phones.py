@@ -4,7 +4,7 @@ import os
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 from tests.browser.conftest import MATCH_URL, Player
 from tests.browser.driver import phone
@@ -89,7 +89,7 @@ def test_a_save_reloaded_while_offline_is_sent_once_when_back(player, page):
     knock(page, 1, 4, 22)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("[data-role=waiting]")).to_be_visible()
-    with pytest.raises(Exception):
+    with pytest.raises(Error):
         page.reload()  # nothing to load while offline
     page.context.set_offline(False)
     page.goto(f"/matches/{match_id}")
