@@ -158,6 +158,18 @@ class StaleMatch(LedgerError):
         super().__init__("match {match_id} changed since the page was drawn", match_id=match_id)
 
 
+class HandAlreadySaved(LedgerError):
+    """The page entered hand `number`, but another phone saved that deal first.
+
+    Saving it anyway would store one deal twice; `line` is the hand already there,
+    so the player can be told what it was and asked whether theirs is another deal.
+    """
+
+    def __init__(self, match_id: int, number: int, line):
+        self.match_id, self.number, self.line = match_id, number, line
+        super().__init__("hand {number} of match {match_id} was already saved", number=number, match_id=match_id)
+
+
 class PlayerProblem(Refusal):
     """A rename, merge or delete that would lose or confuse someone's matches."""
 

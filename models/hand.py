@@ -73,6 +73,17 @@ def spades_doubled(rules: Rules, upcard: str | None) -> bool:
     return bool(rules.oklahoma and rules.spade_double and upcard and upcard.endswith("S"))
 
 
+def most_points(rules: Rules) -> int:
+    """The most one hand can score under `rules`, so a typed score above it can be questioned.
+
+    A gin (or big gin) against the largest deadwood, or the largest undercut of any deal's
+    limit (Oklahoma's limits go up to 10), doubled when a spade upcard may double it.
+    """
+    knock_top = 10 if rules.oklahoma else rules.knock_limit
+    most = max(MAX_DEADWOOD + max(rules.gin_bonus, rules.big_gin_bonus), knock_top + rules.undercut_bonus)
+    return most * 2 if rules.oklahoma and rules.spade_double else most
+
+
 def other(players: tuple[str, str], name: str) -> str:
     return players[1] if name == players[0] else players[0]
 

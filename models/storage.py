@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from . import schema
-from .errors import (N_, MatchError, MatchNotOver, MatchOver, NoSuchMatch, Plural,  # noqa: F401 (storage.X)
+from .errors import (N_, HandAlreadySaved, MatchError, MatchNotOver, MatchOver, NoSuchMatch, Plural,  # noqa: F401
                      PlayerProblem, SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
@@ -462,25 +462,50 @@ class Saved:
     number: int
     sheet: Sheet
     duplicate: bool = False
+    version: int | None = None  # the match's version after the write, for a way back that must not be stale
 
 
-def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None) -> Saved:
-    """Append a hand; a repeated submission of the same form stores nothing."""
+def version_now(conn: sqlite3.Connection, match_id: int) -> int:
+    return conn.execute("SELECT version FROM match WHERE id = ?", (match_id,)).fetchone()[0]
+
+
+def check_expected(current: StoredMatch, expected: int | None) -> None:
+    """A page that entered hand N while N is already stored was drawn before another phone saved it.
+
+    A larger N (a hand undone meanwhile) stores nothing twice, so it is let through.
+    """
+    if expected is not None and 1 <= expected <= len(current.match.hands):
+        raise HandAlreadySaved(current.id, expected, current.sheet().lines[expected - 1])
+
+
+OVER = N_("this match is over: start a rematch for more hands")
+
+
+def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None,
+             expected: int | None = None) -> Saved:
+    """Append a hand as hand `expected` (the number the page entered, when it says one).
+
+    A repeated submission of the same form stores nothing (checked first, so a retried
+    post is "already saved", never "another phone"); a page that fell behind raises
+    HandAlreadySaved, inside the same write lock as the insert.
+    """
     key = submission_key(form_id, hand)
     with immediate(conn):
         current = get_match(conn, match_id)
         if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
-            return Saved(len(current.match.hands), current.sheet(), duplicate=True)
+            return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version)
+        check_expected(current, expected)
         match = current.match.with_hands(current.match.hands + (hand,))
         try:
             sheet = record_change(conn, match_id, match)  # the one fold of a saved hand
         except MatchOver as error:
             if error.hand == len(match.hands):  # the new hand itself, not an earlier one
-                raise MatchOver(None, N_("this match is over: start a rematch for more hands")) from None
+                raise MatchOver(None, OVER) from None
             raise
         last = conn.execute("SELECT COALESCE(MAX(position), 0) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
         insert_hand(conn, match_id, last + 1, hand, match.players, key)
-    return Saved(len(match.hands), sheet)
+        version = version_now(conn, match_id)
+    return Saved(len(match.hands), sheet, version=version)
 
 
 def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int) -> tuple[StoredMatch, list]:
@@ -518,7 +543,8 @@ def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: i
         del hands[number - 1]
         sheet = record_change(conn, match_id, current.match.with_hands(hands))
         conn.execute("DELETE FROM hand WHERE id = ?", (rows[number - 1]["id"],))
-    return Saved(number, sheet)
+        version = version_now(conn, match_id)
+    return Saved(number, sheet, version=version)
 
 
 def backup(source_path: str, target_path: str) -> int:

@@ -34,26 +34,104 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     f.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = !on; });
   }
   function send(f) {
-    fetch(f.action, { method: "POST", body: new FormData(f), credentials: "same-origin",
-                      headers: { "X-Requested-With": "fetch" } })
+    var fields = [];
+    new FormData(f).forEach(function (value, name) { fields.push([name, value]); });
+    post(f.action, fields).then(function (got) { show(got.html, got.url, got.hand); }, function () {
+      // A form with a one-time id can be sent again safely (the server stores it once): keep it on the
+      // phone and send it by itself. Any other form says it was not sent and keeps its entries.
+      if (fields.some(function (p) { return p[0] === "form_id" && p[1]; })) wait(f, fields); else notSent(f);
+    });
+  }
+  // One POST; rejects when nothing reached the server (no network, or a proxy or the worker said 502/503/504).
+  function post(action, fields) {
+    var body = new FormData();
+    fields.forEach(function (p) { body.append(p[0], p[1]); });
+    return fetch(action, { method: "POST", body: body, credentials: "same-origin",
+                           headers: { "X-Requested-With": "fetch" } })
       .then(function (r) {
-        if (r.status === 503) throw new Error("not sent");  // the server (or a proxy before it) took nothing
+        if (r.status === 502 || r.status === 503 || r.status === 504) throw new Error("not sent");
         // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
         var hand = r.headers.get("X-Hand-Number");
         var page = r.headers.get("Content-Location") || (r.redirected ? r.url : location.href.split("#")[0]);
         return r.text().then(function (html) { return { html: html, url: page + (hand ? "#hand-" + hand : ""), hand: hand }; });
-      })
-      .then(function (got) { show(got.html, got.url, got.hand); }, function () { notSent(f); });
+      });
   }
-  function notSent(f) {
-    enableSubmit(f, true);
-    var where = f.querySelector("[data-role=preview]") || f;
-    var note = document.createElement("p");
-    note.className = "error";
-    note.setAttribute("role", "alert");
-    note.textContent = TEXTS.not_sent;
-    where.after(note);
+
+  // The outbox: saves that could not reach the server, kept in localStorage per match (the form's
+  // address), shown as "Waiting to send hand 5…" (also after a reload) and sent again when the
+  // network returns and every few seconds, one at a time.
+  var OUTBOX = "gin-ledger-outbox:";
+  var sending = false;
+  var retry = null;
+  function boxKey(action) { return OUTBOX + new URL(action, location.href).pathname; }
+  function waiting(key) {
+    try { return JSON.parse(localStorage.getItem(key)) || []; } catch (e) { return []; }
   }
+  function keep(key, list) {
+    if (list.length) localStorage.setItem(key, JSON.stringify(list)); else localStorage.removeItem(key);
+  }
+  function field(fields, name) {
+    var found = fields.filter(function (p) { return p[0] === name; })[0];
+    return found ? found[1] : "";
+  }
+  function wait(f, fields) {
+    var key = boxKey(f.action);
+    var list = waiting(key);
+    var id = field(fields, "form_id");
+    if (!list.some(function (item) { return field(item.fields, "form_id") === id; })) {
+      list.push({ action: new URL(f.action, location.href).pathname, fields: fields });
+      keep(key, list);
+    }
+    var note = showWaiting();
+    if (note) note.scrollIntoView({ block: "center" });  // where a saved hand's message would be
+    later();
+  }
+  function pageKeys() {  // the outboxes of the match on this page (its forms with a one-time id)
+    var keys = {};
+    document.querySelectorAll("form[data-fetch]").forEach(function (f) {
+      if (f.querySelector("[name=form_id]")) keys[boxKey(f.action)] = true;
+    });
+    return Object.keys(keys);
+  }
+  function showWaiting() {
+    var main = document.getElementById("main");
+    if (!main) return;
+    var note = main.querySelector("[data-role=waiting]");
+    var lines = [];
+    pageKeys().forEach(function (key) {
+      waiting(key).forEach(function (item) { lines.push(say(TEXTS.waiting, { number: field(item.fields, "number") || "?" })); });
+    });
+    if (!lines.length) { if (note) note.remove(); return; }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "waiting";
+      note.setAttribute("role", "status");
+      note.setAttribute("data-role", "waiting");
+      var flashes = main.querySelector(".flashes");
+      if (flashes) flashes.after(note); else main.prepend(note);
+    }
+    note.textContent = lines.join(" ");
+    return note;
+  }
+  function later() { clearTimeout(retry); retry = setTimeout(flush, 4000); }
+  function flush() {
+    if (sending) return;
+    var key = pageKeys().filter(function (k) { return waiting(k).length; })[0];
+    if (!key) return;
+    var item = waiting(key)[0];
+    var token = document.querySelector("input[name=csrf_token]");  // this page's token: the kept one may be old
+    var fields = item.fields.map(function (p) { return p[0] === "csrf_token" && token ? [p[0], token.value] : p; });
+    sending = true;
+    post(item.action, fields).then(function (got) {
+      sending = false;
+      keep(key, waiting(key).filter(function (other) { return field(other.fields, "form_id") !== field(item.fields, "form_id"); }));
+      show(got.html, got.url, got.hand);
+      flush();
+    }, function () { sending = false; showWaiting(); later(); });
+  }
+  window.addEventListener("online", flush);
+  setUps.push(function () { showWaiting(); if (pageKeys().some(function (k) { return waiting(k).length; })) flush(); });
+
   function show(html, url, hand) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
     var main = fresh.getElementById("main");
@@ -82,7 +160,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 // The hand form: the players' names in the labels, the on-page pad, and the preview,
 // which is the server's answer for the entries so far (the save's own reading and fold).
 (function () {
-  var HIDDEN = { csrf_token: true, form_id: true, version: true };  // not the hand's; a token never goes in an address
+  var HIDDEN = { csrf_token: true, form_id: true, version: true, number: true, confirmed: true };  // not the hand's; a token never goes in an address
   var timer = null;
   var asked = 0;  // the number of the latest question: an older answer that comes late is dropped
 
@@ -201,10 +279,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   var delay = 1500;
   var timer = null;
 
-  function formStarted() {
-    var form = document.getElementById("hand-form");
-    if (!form) return false;
-    return !!form.querySelector("input[type=radio]:checked") || (form.querySelector("[name=opponent_deadwood]") || {}).value;
+  function formStarted() {  // anything entered in the entry section (the knock form, the typed points)
+    var entry = document.querySelector(".entry");
+    if (!entry) return false;
+    return !!entry.querySelector("input[type=radio]:checked, input[type=checkbox]:checked") ||
+      Array.prototype.some.call(entry.querySelectorAll("input[name=opponent_deadwood], input[name=points]"),
+                                function (i) { return i.value; });
+  }
+  // The hand the page enters follows the sheet while nothing is entered yet; a started entry keeps
+  // its number, so its save is asked whether it is another deal (the server decides).
+  function nextHand(state) {
+    var heading = document.getElementById("enter");
+    if (heading && state.dataset.heading) heading.textContent = state.dataset.heading;
+    document.querySelectorAll(".entry input[name=number]").forEach(function (i) { i.value = state.dataset.nextHand; });
   }
   function swap(html) {
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
@@ -218,6 +305,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       if (old) old.replaceWith(fresh);
     });
     var form = document.getElementById("hand-form");
+    if (state && state.dataset.nextHand && !formStarted()) nextHand(state);
     if (form && state && state.dataset.preview) form.dispatchEvent(new Event("preview-changed"));
     var rows = live.querySelectorAll(".sheet tbody tr[id^=hand-]");
     if (rows.length) rows[rows.length - 1].classList.add("fresh");

@@ -9,7 +9,7 @@ from flask_babel import force_locale
 
 from models import schema, storage
 from views import i18n
-from webutil import case, hidden, import_match, new_match, post_hand
+from webutil import case, hidden, import_match, new_match
 
 SINGLE_WON = {"format": "single", "players": ["Ana", "Ben"],
               "hands": [{"winner": "Ben", "points": 60}, {"winner": "Ben", "points": 45}]}
@@ -220,7 +220,7 @@ def test_the_first_dealer_is_offered_by_the_names_typed(client):
     assert refused.status_code == 400
     text = refused.get_data(as_text=True)
     assert 'value="1" > <span data-name-of="player1" data-unnamed="the first name above">Ana</span>' in text
-    assert f'<script src="/static/names.js?v=' in page
+    assert '<script src="/static/names.js?v=' in page
 
 
 def test_a_saved_preset_is_described_by_its_own_settings(client):

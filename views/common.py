@@ -14,8 +14,9 @@ from markupsafe import Markup
 
 from .db import get_db
 from .forms import HandForm, VersionForm
-from .i18n import games_list, translated, translated_reason
+from .i18n import games_list, render, translated, translated_reason
 from models import storage
+from models.changes import game_changes
 from models.errors import N_, MatchError, MatchOver
 from models.ledger import Game, Line, Sheet
 from models.race import races
@@ -60,29 +61,26 @@ RESULT_WORDS = {
 }
 
 
-def line_summary(line: Line) -> str:
-    """'Hand 3: Undercut! Ben scores 35 → game 1.', as the flash says it after saving."""
+def line_words(line: Line) -> str:
+    """'Undercut! Ben scores 35 → game 1.': what a hand did, without its number (the question of a
+    second phone puts it after its own words)."""
     if line.outcome.winner is None:
-        return gettext("Hand %(number)s: a draw; %(dealer)s deals again.", number=line.number, dealer=line.dealer)
+        return gettext("a draw; %(dealer)s deals again.", dealer=line.dealer)
     word = RESULT_WORDS[line.outcome.result]
     text = (f"{word} " if word else "") + scores_phrase(line.outcome.winner, line.outcome.points, line.games)
     if line.closed:
         text += " " + wins_phrase(line.outcome.winner, line.closed)
-    return gettext("Hand %(number)s: %(summary)s", number=line.number, summary=text)
+    return text
+
+
+def line_summary(line: Line) -> str:
+    """'Hand 3: Undercut! Ben scores 35 → game 1.', as the flash says it after saving."""
+    return gettext("Hand %(number)s: %(summary)s", number=line.number, summary=line_words(line))
 
 
 def closing_changes(before: Sheet, after: Sheet) -> list[str]:
-    """What an edit or delete did to the games, so the table is told."""
-    messages = []
-    for old, new in zip(before.games, after.games):
-        if old.winner and not new.winner:
-            messages.append(gettext("Game %(number)s is open again.", number=new.number))
-        elif new.winner and old.winner != new.winner:
-            messages.append(gettext("Game %(number)s is now closed: %(winner)s wins it.", number=new.number,
-                                    winner=new.winner))
-    if before.finished and not after.finished:
-        messages.append(gettext("The match is no longer over."))
-    return messages
+    """What an edit or delete did to the games, so the table is told (the engine compares, models/changes.py)."""
+    return [render(message) for message in game_changes(before, after)]
 
 
 # ---- the sheet as rows and cells for the templates (presentation only, no scoring) ----
@@ -220,6 +218,8 @@ def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> 
     if not form.form_id.data:
         form.new_form_id()
     form.version.data = str(stored.version)
+    if not form.number.data:  # a refused post keeps the number it entered, so its next save is still checked
+        form.number.data = str(len(stored.match.hands) + 1)
     return form
 
 

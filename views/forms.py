@@ -82,6 +82,8 @@ class HandForm(Form):
 
     form_id = HiddenField()
     version = HiddenField()
+    number = HiddenField()  # the number of the hand the page entered: a page drawn before another save is asked
+    confirmed = HiddenField()  # "yes" once the player said a score above the most one hand makes is right
     knocker = RadioField(_l("Who knocked?"), choices=[], validate_choice=False)
     knocker_deadwood = whole(_l("Knocker's deadwood"), 0, 98)
     opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, 98)

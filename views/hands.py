@@ -1,19 +1,24 @@
 """Entering, editing, deleting and undoing hands. Every change is only a recomputation."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+import secrets
+
+from flask import Blueprint, flash, make_response, redirect, render_template, request, session, url_for
 
 from flask_babel import gettext, lazy_gettext
 
 from .db import get_db
 from .forms import HandForm, VersionForm
 from models import storage
+from models.changes import deletion_changes, without_hand
 from models.entry import read_entry
-from .i18n import translated
-from models.errors import MatchError
+from models.hand import POINTS, Hand, most_points
+from models.ledger import score_sheet
+from .i18n import render, translated
+from models.errors import HandAlreadySaved, MatchError, Message
 
 from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
-                     hand_number_or_404, line_summary, match_or_404, preview_data, render_match)
+                     hand_number_or_404, line_summary, line_words, match_or_404, preview_data, render_match)
 
 bp = Blueprint("hands", __name__)
 
@@ -37,6 +42,68 @@ def posted_version(form) -> int | None:
         return None
 
 
+def posted_number(form: HandForm) -> int | None:
+    """The hand the page entered; a page from before this field (or a script) says none and is not asked."""
+    try:
+        return int(form.number.data)
+    except (TypeError, ValueError):
+        return None
+
+
+def entry_fields(entry: dict) -> list[tuple[str, str]]:
+    """A hand's match-file keys as the hand form's fields, to carry it through a question or a redo."""
+    fields = []
+    for key, value in entry.items():
+        if key == "cards":
+            fields += [(f"cards_{side}", " ".join(codes)) for side, codes in value.items()]
+        elif value is True:
+            fields.append((key, "y"))
+        elif value is not False:
+            fields.append((key, str(value)))
+    return fields
+
+
+def carried(form: HandForm, number: int, confirmed: bool) -> list[tuple[str, str]]:
+    """What a question's "save it" button posts: the same one-time id (so a double tap stores one
+    hand), the entries, the hand it is now saved as."""
+    fields = [("form_id", form.form_id.data or ""), ("number", str(number))]
+    if confirmed:
+        fields.append(("confirmed", "yes"))
+    return fields + entry_fields(form.entry())
+
+
+def ask(stored: storage.StoredMatch, title: str, lines: list[str], fields, button: str | None, status: int,
+        action: str | None = None):
+    """A question instead of a save: a plain form that carries the entries, so it works without the script."""
+    return render_template("confirm_hand.html", stored=stored, match=stored.match, title=title, lines=lines,
+                           fields=fields, button=button,
+                           action=action or url_for("hands.add", match_id=stored.id)), status
+
+
+def points_question(hand: Hand, stored: storage.StoredMatch, form: HandForm) -> tuple[str, str] | None:
+    """Typed points above what any deal can score under the match's rules: a slip, until the player says not."""
+    most = most_points(stored.match.rules)
+    if hand.kind != POINTS or hand.points <= most or form.confirmed.data == "yes":
+        return None
+    return (gettext("%(points)s points is more than one hand can score under these rules (%(most)s). "
+                    "Save it anyway?", points=hand.points, most=most),
+            gettext("Yes, save %(points)s points", points=hand.points))
+
+
+def another_deal(stored: storage.StoredMatch, form: HandForm, hand: Hand, there: HandAlreadySaved):
+    """Another phone saved the deal this page was entering: store nothing, and ask."""
+    stored = match_or_404(stored.id)  # as it is now, with the other phone's hand
+    number = len(stored.match.hands) + 1
+    title = gettext("Another phone already saved hand %(number)s: %(summary)s", number=there.number,
+                    summary=line_words(there.line)) + " " + gettext("Is yours another deal?")
+    if stored.sheet().finished:  # the other phone's hand ended the match
+        return ask(stored, title, [render(Message(storage.OVER))], [], None, 409)
+    yours = score_sheet(stored.match.with_hands(stored.match.hands + (hand,))).lines[-1]
+    lines = [gettext("If it is, yours is hand %(number)s: %(summary)s", number=number, summary=line_words(yours))]
+    return ask(stored, title, lines, carried(form, number, form.confirmed.data == "yes"),
+               gettext("Yes, save it as hand %(number)s", number=number), 409)
+
+
 @bp.post("/matches/<int:match_id>/hands")
 def add(match_id: int):
     stored = match_or_404(match_id)
@@ -45,14 +112,24 @@ def add(match_id: int):
     if not form.validate_on_submit():
         return render_match(stored, form, 400)
     try:
-        saved = storage.add_hand(get_db(), match_id, posted_hand(form, stored), form.form_id.data)
+        hand = posted_hand(form, stored)
+        question = points_question(hand, stored, form)
+        if question:
+            number = posted_number(form) or len(stored.match.hands) + 1
+            return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
+        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form))
+    except HandAlreadySaved as there:
+        return another_deal(stored, form, hand, there)
     except MatchError as error:
         attach_error(form, error)
         return render_match(stored, form, 400)
     if saved.duplicate:
         flash(gettext("That hand was already saved; nothing was added twice."))
     else:
-        flash(line_summary(saved.sheet.lines[-1]), "saved")
+        line = saved.sheet.lines[-1]
+        flash(line_summary(line), "saved")
+        if line.outcome.winner is None:
+            offer_way_back("take_back", line.number, version=saved.version)
     if request.headers.get("X-Requested-With") == "fetch":
         # The page script asked: answer with the new page itself, so a saved hand costs one
         # round trip (the script puts in its main region); without the script it is Post/Redirect/Get.
@@ -61,6 +138,26 @@ def add(match_id: int):
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
         return response
     return redirect(sheet_url(match_id, saved.number))
+
+
+# ---- the way back: the message after a draw or an undo carries the one tap that reverses it ----
+
+def offer_way_back(kind: str, number: int, **details) -> None:
+    """Kept in the session beside the flash, and shown once with it (templates/_way_back.html)."""
+    session["way_back"] = {"kind": kind, "number": number, **details}
+
+
+@bp.app_template_global()
+def way_back() -> dict | None:
+    """The way back offered by the last change, once: the page that shows the flash shows it too."""
+    return session.pop("way_back", None)
+
+
+@bp.post("/matches/<int:match_id>/hands/<int:number>/take-back")
+def take_back(match_id: int, number: int):
+    stored = match_or_404(match_id)
+    hand_number_or_404(stored, number)
+    return remove(stored, number, gettext("The draw of hand %(number)s is taken back.", number=number))
 
 
 def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
@@ -77,8 +174,7 @@ def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status
     line = sheet.lines[number - 1]
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
                            line=line, result_name=RESULT_NAMES[line.outcome.result], form=form,
-                           preview=preview_data(stored),
-                           delete_form=VersionForm(formdata=None, version=stored.version)), status
+                           preview=preview_data(stored)), status
 
 
 @bp.get("/matches/<int:match_id>/hands/<int:number>")
@@ -103,7 +199,13 @@ def update(match_id: int, number: int):
     if not form.validate_on_submit():
         return render_edit(stored, number, form, 400)
     try:
-        saved = storage.replace_hand(get_db(), match_id, number, posted_hand(form, stored), posted_version(form))
+        hand = posted_hand(form, stored)
+        question = points_question(hand, stored, form)
+        if question:
+            fields = [("version", form.version.data or ""), ("confirmed", "yes")] + entry_fields(form.entry())
+            return ask(stored, question[0], [], fields, question[1], 200,
+                       url_for("hands.update", match_id=match_id, number=number))
+        saved = storage.replace_hand(get_db(), match_id, number, hand, posted_version(form))
     except storage.StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
@@ -112,6 +214,22 @@ def update(match_id: int, number: int):
         return render_edit(stored, number, form, 400)
     report_change(stored.sheet(), saved, gettext("Hand %(number)s changed; the sheet is recomputed.", number=number))
     return redirect(sheet_url(match_id, number))
+
+
+@bp.get("/matches/<int:match_id>/hands/<int:number>/delete")
+def confirm_delete(match_id: int, number: int):
+    """Deleting moves every later hand: say what moves (the engine folds the match without it) before."""
+    stored = match_or_404(match_id)
+    hand_number_or_404(stored, number)
+    before = stored.sheet()
+    try:
+        changes = [render(m) for m in deletion_changes(before, without_hand(stored.match, number), number)]
+        refusal = None
+    except MatchError as error:
+        changes, refusal = [], translated(explain_early_end(error))
+    return render_template("delete_hand.html", stored=stored, match=stored.match, number=number,
+                           summary=line_summary(before.lines[number - 1]), changes=changes, refusal=refusal,
+                           form=VersionForm(formdata=None, version=stored.version))
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:number>/delete")
@@ -128,10 +246,10 @@ def undo(match_id: int):
         flash(gettext("There is no hand to undo."))
         return redirect(sheet_url(match_id))
     number = len(stored.match.hands)
-    return remove(stored, number, gettext("Hand %(number)s undone.", number=number))
+    return remove(stored, number, gettext("Hand %(number)s undone.", number=number), redo=stored.match.hands[-1])
 
 
-def remove(stored: storage.StoredMatch, number: int, what: str):
+def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | None = None):
     form = VersionForm()
     if not form.validate_on_submit():
         flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
@@ -144,5 +262,12 @@ def remove(stored: storage.StoredMatch, number: int, what: str):
     except MatchError as error:  # deleting a hand can end the match before later hands
         flash(translated(explain_early_end(error)), "error")
         return redirect(sheet_url(stored.id))
-    report_change(stored.sheet(), saved, what)
+    flash(what)
+    before = stored.sheet()
+    for message in deletion_changes(before, saved.sheet, number):
+        flash(render(message), "warning")
+    if redo is not None:
+        # Exactly once: a new one-time id, and the number it had, so a redo after another phone saved is asked.
+        offer_way_back("redo", number, fields=[("form_id", secrets.token_urlsafe(12)), ("number", str(number)),
+                                               ("confirmed", "yes")] + entry_fields(redo.to_dict()))
     return redirect(sheet_url(stored.id))

@@ -222,6 +222,7 @@ def script_texts() -> dict:
         "count_failed": gettext("the count failed"),
         "not_sent": gettext("Not saved: the server cannot be reached") + ". "
         + gettext("Your entries are still here: tap Save again when the Wi-Fi is back."),
+        "waiting": gettext("Waiting to send hand %(number)s…", number="%(number)s"),
     }
 
 

@@ -1,0 +1,230 @@
+"""Phones at the table: one deal is one hand, a mistake costs one tap to undo, a slip of the thumb is asked.
+
+Through the Flask test client, as the pages post without their script.
+"""
+import re
+from html import unescape
+
+import pytest
+from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
+
+from models import storage
+from models.changes import deletion_changes, without_hand
+from models.errors import HandAlreadySaved, LedgerError
+from models.hand import Hand, most_points
+from models.matchfile import load_match
+from models.rules import Rules
+
+
+def page_of(client, match_id: int) -> str:
+    return client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def form_of(page: str, **fields) -> dict:
+    """What the match page's hand form would post: its token, its one-time id and the hand it enters."""
+    return {"csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"),
+            "number": hidden(page, "number"), **fields}
+
+
+def carried_fields(page: str, button: str) -> dict:
+    """The hidden fields of the form whose button says `button` (a question's answer, a way back)."""
+    for form in re.findall(r"<form\b.*?</form>", page, re.DOTALL):
+        if button in unescape(form):
+            inputs = re.findall(r"<input\b[^>]*>", form)
+            pairs = [(re.search(r'name="([^"]+)"', i), re.search(r'value="([^"]*)"', i)) for i in inputs]
+            return {unescape(n.group(1)): unescape(v.group(1)) for n, v in pairs if n and v}
+    raise AssertionError(f"no form with {button!r} in the page")
+
+
+def text_of(response) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))).split())
+
+
+KNOCK = {"knocker": "Ana", "knocker_deadwood": "4", "opponent_deadwood": "22"}  # Ana scores 18
+BENS = {"knocker": "Ben", "knocker_deadwood": "2", "opponent_deadwood": "24"}  # Ben scores 22
+
+
+# ---- one deal, one hand ----
+
+def test_a_second_phone_behind_the_match_stores_nothing_and_is_asked(client):
+    match_id = new_match(client)
+    phone_a, phone_b = page_of(client, match_id), page_of(client, match_id)
+    assert client.post(f"/matches/{match_id}/hands", data=form_of(phone_a, **KNOCK)).status_code == 302
+    asked = client.post(f"/matches/{match_id}/hands", data=form_of(phone_b, **BENS))
+    assert asked.status_code == 409 and hand_count(client, match_id) == 1
+    said = text_of(asked)
+    assert "Another phone already saved hand 1: Ana scores 18 → game 1. Is yours another deal?" in said
+    assert "If it is, yours is hand 2: Ben scores 22 → game 1." in said
+    again = carried_fields(asked.get_data(as_text=True), "Yes, save it as hand 2")
+    assert again["number"] == "2" and again["form_id"] == hidden(phone_b, "form_id") and again["knocker"] == "Ben"
+    assert client.post(f"/matches/{match_id}/hands", data=again).status_code == 302
+    double_tap = client.post(f"/matches/{match_id}/hands", data=again, follow_redirects=True)
+    assert "That hand was already saved" in text_of(double_tap)
+    assert [h["knocker"] for h in export(client, match_id)["hands"]] == ["Ana", "Ben"]
+
+
+def test_a_repeated_post_is_already_saved_not_another_phone(client):
+    """The offline queue sends a post again when it never heard the answer: the one-time id wins."""
+    match_id = new_match(client)
+    data = form_of(page_of(client, match_id), **KNOCK)
+    client.post(f"/matches/{match_id}/hands", data=data)
+    again = client.post(f"/matches/{match_id}/hands", data=data, follow_redirects=True)
+    assert again.status_code == 200 and "That hand was already saved" in text_of(again)
+    assert hand_count(client, match_id) == 1
+
+
+def test_a_page_that_follows_the_match_enters_the_next_hand(client):
+    match_id = new_match(client)
+    post_hand(client, match_id, **KNOCK)
+    page = page_of(client, match_id)
+    assert hidden(page, "number") == "2"
+    assert 'data-next-hand="2"' in client.get(f"/matches/{match_id}/live").get_data(as_text=True)
+
+
+def test_the_second_phones_hand_after_the_match_ended_is_not_offered(client):
+    doc = {"format": "single", "players": ["Ana", "Ben"], "hands": [{"winner": "Ana", "points": 90}]}
+    match_id = import_match(client, doc)
+    phone_a, phone_b = page_of(client, match_id), page_of(client, match_id)
+    client.post(f"/matches/{match_id}/hands", data=form_of(phone_a, winner="Ana", points="20"))
+    asked = client.post(f"/matches/{match_id}/hands", data=form_of(phone_b, **BENS))
+    assert asked.status_code == 409 and "this match is over" in text_of(asked)
+    assert "Yes, save it" not in text_of(asked) and hand_count(client, match_id) == 2
+
+
+def test_storage_checks_the_hand_number_inside_its_transaction(app):
+    with app.app_context():
+        from views.db import get_db
+        conn = get_db()
+        match_id = storage.create_match(conn, load_match('{"players": ["Ana", "Ben"], "hands": []}'))
+        hand = Hand("points", winner="Ana", points=10)
+        storage.add_hand(conn, match_id, hand, "a", expected=1)
+        with pytest.raises(HandAlreadySaved) as raised:
+            storage.add_hand(conn, match_id, Hand("points", winner="Ben", points=5), "b", expected=1)
+        assert isinstance(raised.value, LedgerError) and raised.value.line.outcome.winner == "Ana"
+        assert len(storage.get_match(conn, match_id).match.hands) == 1
+        assert storage.add_hand(conn, match_id, hand, "a", expected=1).duplicate
+
+
+# ---- points above what one hand can score ----
+
+def test_the_most_one_hand_scores_follows_the_rules():
+    assert most_points(Rules()) == 98 + 31
+    assert most_points(Rules(gin_bonus=200)) == 298
+    assert most_points(Rules(undercut_bonus=500)) == 510
+    assert most_points(Rules(oklahoma=True)) == 2 * 129
+    assert most_points(Rules(oklahoma=True, spade_double=False)) == 129
+
+
+def test_typed_points_above_the_most_are_asked_and_saved_once(client):
+    match_id = new_match(client)
+    asked = client.post(f"/matches/{match_id}/hands", data=form_of(page_of(client, match_id), winner="Ana",
+                                                                  points="5000"))
+    assert asked.status_code == 200 and hand_count(client, match_id) == 0
+    assert "5000 points is more than one hand can score under these rules (129). Save it anyway?" in text_of(asked)
+    confirm = carried_fields(asked.get_data(as_text=True), "Yes, save 5000 points")
+    assert confirm["confirmed"] == "yes" and confirm["points"] == "5000"
+    assert client.post(f"/matches/{match_id}/hands", data=confirm).status_code == 302
+    client.post(f"/matches/{match_id}/hands", data=confirm)
+    assert export(client, match_id)["hands"] == [{"winner": "Ana", "points": 5000}]
+
+
+def test_points_at_the_most_are_saved_at_once(client):
+    match_id = new_match(client)
+    assert post_hand(client, match_id, winner="Ana", points="129", number="1").status_code == 302
+
+
+def test_an_edit_to_too_many_points_is_asked(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = client.get(f"/matches/{match_id}/hands/1").get_data(as_text=True)
+    asked = client.post(f"/matches/{match_id}/hands/1", data={
+        "csrf_token": hidden(page, "csrf_token"), "version": hidden(page, "version"), "winner": "Ana",
+        "points": "999"})
+    assert "Save it anyway?" in text_of(asked) and export(client, match_id)["hands"][0]["points"] != 999
+    confirm = carried_fields(asked.get_data(as_text=True), "Yes, save 999 points")
+    assert client.post(f"/matches/{match_id}/hands/1", data=confirm).status_code == 302
+    assert export(client, match_id)["hands"][0] == {"winner": "Ana", "points": 999}
+
+
+# ---- a draw and an undo carry their way back ----
+
+def test_a_draw_can_be_taken_back_with_one_tap(client):
+    match_id = new_match(client)
+    post_hand(client, match_id, **KNOCK)
+    saved = post_hand(client, match_id, draw="true", number="2")
+    page = client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert "Hand 2: a draw; Ana deals again." in unescape(page)
+    back = carried_fields(page, "Take the draw back")
+    assert "Take the draw back" not in page_of(client, match_id)  # offered once, with its message
+    done = client.post(f"/matches/{match_id}/hands/2/take-back", data=back, follow_redirects=True)
+    assert "The draw of hand 2 is taken back." in text_of(done)
+    assert export(client, match_id)["hands"] == [{"knocker": "Ana", "knocker_deadwood": 4, "opponent_deadwood": 22}]
+
+
+def test_taking_a_draw_back_after_the_match_moved_on_is_refused(client):
+    match_id = new_match(client)
+    saved = post_hand(client, match_id, draw="true", number="1")
+    back = carried_fields(client.get(saved.headers["Location"]).get_data(as_text=True), "Take the draw back")
+    post_hand(client, match_id, **KNOCK)
+    refused = client.post(f"/matches/{match_id}/hands/1/take-back", data=back, follow_redirects=True)
+    assert "changed on another phone" in text_of(refused) and hand_count(client, match_id) == 2
+
+
+def test_an_undo_can_be_redone_once(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    before = export(client, match_id)["hands"]
+    page = page_of(client, match_id)
+    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": hidden(page, "csrf_token"),
+                                                           "version": hidden(page, "version")})
+    page = client.get(undone.headers["Location"]).get_data(as_text=True)
+    assert "Hand 6 undone." in page
+    redo = carried_fields(page, "Redo hand 6")
+    assert client.post(f"/matches/{match_id}/hands", data=redo).status_code == 302
+    assert client.post(f"/matches/{match_id}/hands", data=redo).status_code == 302  # a double tap
+    assert export(client, match_id)["hands"] == before
+
+
+def test_a_redo_after_another_phone_saved_that_hand_is_asked(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = page_of(client, match_id)
+    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": hidden(page, "csrf_token"),
+                                                           "version": hidden(page, "version")})
+    redo = carried_fields(client.get(undone.headers["Location"]).get_data(as_text=True), "Redo hand 6")
+    post_hand(client, match_id, winner="Ben", points="3")
+    asked = client.post(f"/matches/{match_id}/hands", data=redo)
+    assert asked.status_code == 409 and "Another phone already saved hand 6" in text_of(asked)
+    assert hand_count(client, match_id) == 6
+
+
+# ---- delete asks first ----
+
+def test_delete_asks_and_says_what_moves(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    edit = client.get(f"/matches/{match_id}/hands/2").get_data(as_text=True)
+    assert f'href="/matches/{match_id}/hands/2/delete"' in edit
+    asked = client.get(f"/matches/{match_id}/hands/2/delete")
+    said = text_of(asked)
+    assert "Delete hand 2?" in said and "Hand 2: Ben scores 22 → game 1." in said
+    assert "Hand 3, now hand 2: Ana dealt (before: Ben)." in said
+    assert "Hand 5, now hand 4: game 1 (before: games 1 and 2)." in said
+    assert hand_count(client, match_id) == 6
+    done = client.post(f"/matches/{match_id}/hands/2/delete", data=carried_fields(
+        asked.get_data(as_text=True), "Delete hand 2"), follow_redirects=True)
+    assert "Hand 2 deleted" in text_of(done) and "Hand 5, now hand 4: game 1 (before: games 1 and 2)." in text_of(done)
+    assert hand_count(client, match_id) == 5
+
+
+def test_a_stale_delete_changes_nothing(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    asked = client.get(f"/matches/{match_id}/hands/2/delete").get_data(as_text=True)
+    post_hand(client, match_id, winner="Ben", points="3")
+    refused = client.post(f"/matches/{match_id}/hands/2/delete", data=carried_fields(asked, "Delete hand 2"),
+                          follow_redirects=True)
+    assert "changed on another phone" in text_of(refused) and hand_count(client, match_id) == 7
+
+
+def test_the_engine_compares_the_sheets_with_and_without_a_hand():
+    from models.ledger import score_sheet
+    match = load_match('{"players": ["Ana", "Ben"], "first_dealer": "Ana", "hands": ['
+                        '{"winner": "Ben", "points": 10}, {"winner": "Ana", "points": 10}, {"draw": true}]}')
+    words = [str(m) for m in deletion_changes(score_sheet(match), without_hand(match, 1), 1)]
+    assert words == ["Hand 2, now hand 1: Ana dealt (before: Ben)."]
