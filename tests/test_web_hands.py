@@ -52,6 +52,7 @@ def test_each_kind_of_hand_is_stored_and_scored(client, fields, result, points):
     ({"winner": "Ben"}, "points"),
     ({"points": "12"}, "winner"),
     ({}, "knocker"),
+    ({"points": ""}, "winner"),  # the typed-points form sent empty is refused there, not on "Who knocked?"
 ])
 def test_refusals_name_the_field_and_store_nothing(client, fields, field):
     match_id = new_match(client)

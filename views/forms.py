@@ -111,6 +111,12 @@ class HandForm(Form):
     cards_knocker = HiddenField(_l("Knocker's cards"))
     cards_defender = HiddenField(_l("Defender's cards"))
 
+    def validate_winner(self, field) -> None:
+        """The typed-points form sent with nothing chosen is still a points hand: ask for its winner
+        there (an empty entry would otherwise read as a knock and be refused on "Who knocked?")."""
+        if self.points.raw_data and not field.data and not self.draw.data and not self.points.data:
+            raise ValidationError(str(ASK_FOR["winner"]))
+
     def set_players(self, players: tuple[str, str]) -> None:
         choices = [(name, name) for name in players]
         self.knocker.choices = choices
@@ -166,7 +172,7 @@ class HandForm(Form):
         a missing tap is asked for, anything else is the field's name and the engine's why."""
         field = getattr(self, name.replace(".", "_"), None)
         reasons = list(field.errors) if reasons is None else reasons
-        missing = {gettext(template) for template in MISSING}
+        missing = {gettext(template) for template in MISSING} | {str(ASK_FOR.get(name, ""))}
         if name in ASK_FOR and any(reason in missing for reason in reasons):
             return str(ASK_FOR[name])
         label = getattr(field, "label", None)
