@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CardError, parse_card
-from .entry import read_entry
+from .entry import read_entry, read_upcard
 from .errors import MatchError
 from .hand import KNOCK, Hand, knock_limit, spades_doubled
 from .ledger import Line, score_sheet
@@ -46,7 +46,7 @@ def preview_hand(match: Match, raw: dict, number: int | None = None) -> Preview:
     """The outcome of the entry `raw` (match-file keys) as the next hand, or as hand `number` replaced."""
     limit, lays_off = deal_limit(match.rules, raw.get("upcard")), defender_lays_off(raw)
     if not complete(raw):
-        return Preview(limit, lays_off)
+        return Preview(limit, lays_off, refusal=upcard_first(match.rules, raw))
     try:
         hand = read_entry(raw, match.players, match.rules)
         line = folded_line(match, hand, number)
@@ -54,6 +54,18 @@ def preview_hand(match: Match, raw: dict, number: int | None = None) -> Preview:
         return Preview(limit, lays_off, refusal=error)
     return Preview(limit, lays_off, line=line,
                    doubled=hand.kind == KNOCK and spades_doubled(match.rules, hand.upcard))
+
+
+def upcard_first(rules: Rules, raw: dict) -> MatchError | None:
+    """Oklahoma: a knock tapped before its upcard gets the save's own refusal at once, so the
+    preview promises no score (nor the table's limit) that the save would refuse."""
+    if not rules.oklahoma or not any(key in raw for key in KNOCK_NEEDS):
+        return None
+    try:
+        read_upcard(raw, rules, required=True)
+    except MatchError as error:
+        return error
+    return None
 
 
 def deal_limit(rules: Rules, upcard: object) -> int:

@@ -145,8 +145,11 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   // Where the eye and the keyboard go: the first refused field, else the message of what happened.
   function land(main, hand) {
+    // The server marks the first refused field with autofocus (the same page without a script);
+    // the script only repeats that for a main region it put in itself.
     var message = main.querySelector(".error[id$='-error']");
-    var field = message && main.querySelector("[name='" + message.id.replace(/-error$/, "") + "']:not([type=hidden])");
+    var field = main.querySelector("[autofocus]") ||
+      (message && main.querySelector("[name='" + message.id.replace(/-error$/, "") + "']:not([type=hidden])"));
     var target = field || message || main.querySelector("[role=alert]") || main.querySelector(".flashes") || main;
     if (!field) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
@@ -174,7 +177,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   function started(form) {
     return !!form.querySelector("input[type=radio]:checked, input[type=checkbox]:checked") ||
-      !!(form.querySelector("[name=opponent_deadwood]") || {}).value || !!(form.querySelector("[name=upcard]") || {}).value;
+      !!(form.querySelector("[name=opponent_deadwood]") || {}).value;
   }
   // The entries as the save would send them, with a button the limit disabled still counted:
   // the answer then says why it is refused.
@@ -199,8 +202,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var link = document.querySelector("[data-role=count-link]");
     if (!link) return;
     var url = new URL(link.href);
-    var up = form.querySelector("[name=upcard]");
-    [["knocker", checked(form, "knocker")], ["upcard", up && up.value]].forEach(function (pair) {
+    var rank = checked(form, "upcard_rank"), suit = checked(form, "upcard_suit");
+    [["knocker", checked(form, "knocker")], ["upcard", rank && suit ? rank + suit : null]].forEach(function (pair) {
       if (pair[1]) url.searchParams.set(pair[0], pair[1]); else url.searchParams.delete(pair[0]);
     });
     link.href = url.pathname + url.search;
@@ -223,10 +226,10 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       preview.classList.toggle("error", answer.status === "refused");
     }
     setText(form, "layoff-note", answer.lays_off ? TEXTS.after_layoffs : TEXTS.no_layoffs);
+    // Counts over the deal's limit cannot be tapped; one already tapped stays tapped (and is sent),
+    // so the save refuses it in the words the preview just said, not as a missing count.
     form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) {
-      var over = parseInt(i.value, 10) > answer.limit;
-      i.disabled = over;
-      if (over && i.checked) i.checked = false;  // tap again under the new limit; the sentence says why
+      i.disabled = parseInt(i.value, 10) > answer.limit && !i.checked;
     });
   }
   function changed(form) {

@@ -52,6 +52,7 @@ def test_each_kind_of_hand_is_stored_and_scored(client, fields, result, points):
     ({"winner": "Ben"}, "points"),
     ({"points": "12"}, "winner"),
     ({}, "knocker"),
+    ({"points": ""}, "winner"),  # the typed-points form sent empty is refused there, not on "Who knocked?"
 ])
 def test_refusals_name_the_field_and_store_nothing(client, fields, field):
     match_id = new_match(client)
@@ -62,9 +63,18 @@ def test_refusals_name_the_field_and_store_nothing(client, fields, field):
     labels = {"knocker": "Who knocked?", "knocker_deadwood": "Knocker's deadwood",
               "opponent_deadwood": "Defender's deadwood", "big_gin": "Big gin", "points": "Points",
               "winner": "Who scores?"}
+    # A missing tap is asked for as a player would say it; any other refusal names the field.
+    asks = {"knocker": "Tap who knocked, or type the points instead, or save a draw.",
+            "opponent_deadwood": "Enter the defender's deadwood.", "points": "Enter the points.",
+            "winner": "Tap who scores."}
     message = re.search(rf'<p class="error" id="{field}-error">([^<]*)</p>', page)
     assert message, f"no message by the {field} field"
-    assert unescape(message.group(1)).startswith(labels[field])
+    said = unescape(message.group(1))
+    assert said.startswith(labels[field]) or said == asks.get(field), said
+    flagged = [tag for tag in re.findall(r"<input[^>]*>", page) if f'aria-describedby="{field}-error"' in tag]
+    assert flagged and all('aria-invalid="true"' in tag for tag in flagged), flagged
+    assert sum("autofocus" in tag for tag in re.findall(r"<input[^>]*>", page)) == 1  # the refused field's
+    assert any("autofocus" in tag for tag in flagged), flagged
     assert hand_count(client, match_id) == 0
 
 

@@ -20,6 +20,18 @@ from models.errors import N_
 from models.matchfile import MAX_NAME
 from models.rules import DEALER_RULES, INT_RANGES
 
+# What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
+MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
+           N_("missing: Oklahoma needs the first upcard of the deal"))
+ASK_FOR = {
+    "upcard": _l("Choose the upcard first."),
+    "knocker": _l("Tap who knocked, or type the points instead, or save a draw."),
+    "knocker_deadwood": _l("Tap the knocker's deadwood."),
+    "opponent_deadwood": _l("Enter the defender's deadwood."),
+    "winner": _l("Tap who scores."),
+    "points": _l("Enter the points."),
+}
+
 UPCARDS = [(rank + suit, rank + SUIT_SYMBOLS[suit]) for suit in SUITS for rank in RANKS]
 
 
@@ -88,13 +100,24 @@ class HandForm(Form):
     knocker_deadwood = whole(_l("Knocker's deadwood"), 0, 98)
     opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, 98)
     big_gin = BooleanField(_l("Big gin (all 11 cards)"))
-    upcard = SelectField(_l("Upcard"), choices=[("", "—")] + UPCARDS, validate_choice=False)
+    # Oklahoma's upcard as the match file writes it ("7S"); the form offers it as a rank and a
+    # suit (two radio groups, no script needed), and a posted `upcard` (the count page) still counts.
+    upcard = HiddenField(_l("Upcard"))
+    upcard_rank = RadioField(_l("Upcard"), choices=[(rank, rank) for rank in RANKS], validate_choice=False)
+    upcard_suit = RadioField(_l("Upcard's suit"), choices=[(suit, SUIT_SYMBOLS[suit]) for suit in SUITS],
+                             validate_choice=False)
     draw = BooleanField(_l("Draw"))
     winner = RadioField(_l("Who scores?"), choices=[], validate_choice=False)
     points = whole(_l("Points"), 1)
     # The cards tapped on the count page, space-separated codes; the engine checks them.
     cards_knocker = HiddenField(_l("Knocker's cards"))
     cards_defender = HiddenField(_l("Defender's cards"))
+
+    def validate_winner(self, field) -> None:
+        """The typed-points form sent with nothing chosen is still a points hand: ask for its winner
+        there (an empty entry would otherwise read as a knock and be refused on "Who knocked?")."""
+        if self.points.raw_data and not field.data and not self.draw.data and not self.points.data:
+            raise ValidationError(str(ASK_FOR["winner"]))
 
     def set_players(self, players: tuple[str, str]) -> None:
         choices = [(name, name) for name in players]
@@ -121,9 +144,41 @@ class HandForm(Form):
             cards = self.cards()
             if cards:
                 raw["cards"] = cards
-        if self.upcard.data:
-            raw["upcard"] = self.upcard.data
+        if self.upcard_code():
+            raw["upcard"] = self.upcard_code()
         return {key: value for key, value in raw.items() if value is not None}
+
+    def upcard_code(self) -> str | None:
+        """The upcard as one code: the rank and suit tapped, else an `upcard` sent whole.
+
+        Only a rank, or only a suit, is no card yet: the hand then asks for the upcard."""
+        if self.upcard_rank.data and self.upcard_suit.data:
+            return f"{self.upcard_rank.data}{self.upcard_suit.data}"
+        return self.upcard.data or None
+
+    def upcard_parts(self) -> tuple[str | None, str | None]:
+        """(rank, suit) to show as tapped: what was tapped, else the parts of a whole `upcard`."""
+        code = self.upcard.data or ""
+        whole = (code[:-1], code[-1]) if code[:-1] in RANKS and code[-1:] in SUITS else (None, None)
+        return self.upcard_rank.data or whole[0], self.upcard_suit.data or whole[1]
+
+    # The first refused field, in the order the page shows them: it gets the focus (autofocus).
+    PAGE_ORDER = ("upcard", "knocker", "knocker_deadwood", "big_gin", "opponent_deadwood",
+                  "cards_knocker", "cards_defender", "winner", "points")
+
+    def first_refused(self) -> str | None:
+        return next((name for name in self.PAGE_ORDER if getattr(self, name).errors), None)
+
+    def refusal_words(self, name: str, reasons: list[str] | None = None) -> str:
+        """A refusal as a player reads it by the field (the save) or under the form (the preview):
+        a missing tap is asked for, anything else is the field's name and the engine's why."""
+        field = getattr(self, name.replace(".", "_"), None)
+        reasons = list(field.errors) if reasons is None else reasons
+        missing = {gettext(template) for template in MISSING} | {str(ASK_FOR.get(name, ""))}
+        if name in ASK_FOR and any(reason in missing for reason in reasons):
+            return str(ASK_FOR[name])
+        label = getattr(field, "label", None)
+        return f"{label.text}: {' '.join(reasons)}" if label is not None else " ".join(reasons)
 
     def cards(self) -> dict:
         """{"knocker": [...], "defender": [...]} from the hidden fields, only the sides sent."""

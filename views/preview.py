@@ -95,9 +95,4 @@ def short_reason(form: HandForm, field: str, limit: int) -> str | None:
 
 def refusal_sentence(form: HandForm, field: str, limit: int, reason: str) -> str:
     """A tap's refusal in few words; any other as the field's message says it after a refused save."""
-    short = short_reason(form, field, limit)
-    if short:
-        return short
-    widget = getattr(form, field.replace(".", "_"), None)
-    label = getattr(widget, "label", None)
-    return f"{label.text}: {reason}" if label is not None else reason
+    return short_reason(form, field, limit) or form.refusal_words(field, [reason])
