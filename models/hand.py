@@ -54,11 +54,15 @@ class Hand:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a hand did: its result name, who won it (None for a draw), the points."""
+    """What a hand did: its result name, who won it (None for a draw), the points.
+
+    `doubled` says an Oklahoma spade upcard doubled the points, so the sheet and the
+    flash can say why a knock of 10 wrote 20."""
 
     result: str
     winner: str | None
     points: int
+    doubled: bool = False
 
 
 def knock_limit(rules: Rules, upcard: str | None) -> int:
@@ -96,7 +100,7 @@ def score(hand: Hand, players: tuple[str, str], rules: Rules) -> Outcome:
         return Outcome("points", hand.winner, hand.points)
     outcome = score_knock(hand, players, rules)
     if spades_doubled(rules, hand.upcard):
-        return Outcome(outcome.result, outcome.winner, outcome.points * 2)
+        return Outcome(outcome.result, outcome.winner, outcome.points * 2, doubled=True)
     return outcome
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .cards import CardError, parse_card
 from .entry import read_entry, read_upcard
 from .errors import MatchError
-from .hand import KNOCK, Hand, knock_limit, spades_doubled
+from .hand import Hand, knock_limit
 from .ledger import Line, score_sheet
 from .match import Match
 from .rules import Rules
@@ -33,7 +33,6 @@ class Preview:
     lays_off: bool = True  # the defender's count is after lay-offs (not after gin)
     line: Line | None = None
     refusal: MatchError | None = None
-    doubled: bool = False  # Oklahoma's spade upcard doubled the points
 
     @property
     def status(self) -> str:
@@ -52,8 +51,7 @@ def preview_hand(match: Match, raw: dict, number: int | None = None) -> Preview:
         line = folded_line(match, hand, number)
     except MatchError as error:
         return Preview(limit, lays_off, refusal=error)
-    return Preview(limit, lays_off, line=line,
-                   doubled=hand.kind == KNOCK and spades_doubled(match.rules, hand.upcard))
+    return Preview(limit, lays_off, line=line)
 
 
 def upcard_first(rules: Rules, raw: dict) -> MatchError | None:

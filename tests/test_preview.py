@@ -101,7 +101,7 @@ def test_the_refused_hand_is_refused_in_the_preview_naming_the_same_field(name):
 
 def test_oklahoma_limits_and_spades_double():
     doc, expected = load("oklahoma-spades-double")
-    doubled = [preview_hand(before(doc, k), raw).doubled for k, raw in enumerate(doc["hands"], start=1)]
+    doubled = [preview_hand(before(doc, k), raw).line.outcome.doubled for k, raw in enumerate(doc["hands"], start=1)]
     assert doubled == [False, True, True, False, False, False]  # 7S and AS double; a typed-points hand never
     assert [h["points"] for h in expected["hands"][1:3]] == [50, 74]
     match = before(doc, 1)

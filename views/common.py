@@ -67,7 +67,8 @@ def line_words(line: Line) -> str:
     if line.outcome.winner is None:
         return gettext("a draw; %(dealer)s deals again.", dealer=line.dealer)
     word = RESULT_WORDS[line.outcome.result]
-    text = (f"{word} " if word else "") + scores_phrase(line.outcome.winner, line.outcome.points, line.games)
+    text = (f"{word} " if word else "") + (gettext("Spades double.") + " " if line.outcome.doubled else "")
+    text += scores_phrase(line.outcome.winner, line.outcome.points, line.games)
     if line.closed:
         text += " " + wins_phrase(line.outcome.winner, line.closed)
     return text
@@ -125,6 +126,7 @@ class NoteWords:
         self.drawn = gettext("%(result)s · %(dealer)s dealt")
         self.won = gettext("%(result)s %(points)s → %(where)s · %(dealer)s dealt")
         self.edit = gettext("Edit hand %(number)s")
+        self.doubled = gettext("%(result)s doubled by the spade")
         self.where: dict[tuple[int, ...], str] = {}  # a match has at most a handful of distinct game sets
 
     def games(self, games: tuple[int, ...]) -> str:
@@ -133,7 +135,10 @@ class NoteWords:
         return self.where[games]
 
     def note(self, line: Line) -> str:
-        values = {"result": self.names[line.outcome.result], "dealer": line.dealer, "points": line.outcome.points}
+        result = self.names[line.outcome.result]
+        if line.outcome.doubled:
+            result = self.doubled % {"result": result}
+        values = {"result": result, "dealer": line.dealer, "points": line.outcome.points}
         if line.outcome.winner is None:
             return self.drawn % values
         return self.won % dict(values, where=self.games(line.games))

@@ -16,8 +16,7 @@ from .i18n import translated_reason
 from models.hand import MAX_DEADWOOD
 from models.preview import REFUSED, Preview, preview_hand
 
-from .common import (RESULT_WORDS, explain_early_end, hand_number_or_404, line_summary, match_or_404,
-                     scores_phrase, wins_phrase)
+from .common import (explain_early_end, hand_number_or_404, line_summary, line_words, match_or_404)
 
 bp = Blueprint("preview", __name__)
 
@@ -63,22 +62,13 @@ def respond(body: dict):
 def outcome(preview: Preview) -> dict:
     line = preview.line
     return {"result": line.outcome.result, "winner": line.outcome.winner, "points": line.outcome.points,
-            "games": list(line.games), "closes": list(line.closed), "doubled": preview.doubled}
+            "games": list(line.games), "closes": list(line.closed), "doubled": line.outcome.doubled}
 
 
 def scored_sentence(preview: Preview) -> str:
-    """'Gin! Spades double. Ema scores 74 → game 1. Ema wins game 1.', in the words of the flash after saving."""
+    """'Gin! Spades double. Ema scores 74 → game 1. Ema wins game 1.', the very words of the flash after saving."""
     line = preview.line
-    if line.outcome.winner is None:
-        return line_summary(line)  # a draw: the flash's own sentence
-    word = RESULT_WORDS[line.outcome.result]
-    words = [str(word)] if word else []
-    if preview.doubled:
-        words.append(gettext("Spades double."))
-    words.append(scores_phrase(line.outcome.winner, line.outcome.points, line.games))
-    if line.closed:
-        words.append(wins_phrase(line.outcome.winner, line.closed))
-    return " ".join(words)
+    return line_summary(line) if line.outcome.winner is None else line_words(line)
 
 
 def short_reason(form: HandForm, field: str, limit: int) -> str | None:
