@@ -8,6 +8,7 @@ from flask_babel import gettext
 
 from .db import get_db
 from .forms import LoginForm
+from .targets import safe_path
 from models import throttle
 
 bp = Blueprint("access", __name__)
@@ -24,12 +25,6 @@ def require_passphrase():
     if not passphrase() or request.endpoint in OPEN_ENDPOINTS or session.get("passed"):
         return None
     return redirect(url_for("access.login", next=request.full_path if request.method == "GET" else None))
-
-
-def safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("matches.home")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -52,7 +47,7 @@ def login():
             session["passed"] = True
             session.permanent = True  # PERMANENT_SESSION_LIFETIME: 30 days
             flash(gettext("Welcome to the table."))
-            return redirect(safe_next(request.args.get("next")))
+            return redirect(safe_path(request.args.get("next"), url_for("matches.home")))
         throttle.record_failure(db, address)
         form.passphrase.errors.append(gettext("That is not the passphrase."))
         return render_template("login.html", form=form), 403
