@@ -23,7 +23,8 @@ from .errors import (N_, MatchError, MatchOver, NoSuchMatch, Plural, PlayerProbl
                      SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
-from .match import Match
+from .match import MAX_HANDS, Match
+from .matchfile import name_key
 from .match_cache import MatchCache
 from .rules import Rules, rules_from
 from .stakes import Stake
@@ -106,10 +107,26 @@ class StoredMatch:
 # ---- players -----------------------------------------------------------------
 
 def player_id(conn: sqlite3.Connection, name: str) -> int:
-    row = conn.execute("SELECT id FROM player WHERE name = ?", (name,)).fetchone()
+    """The player this name is (one person per name_key), added if new; the caller holds BEGIN IMMEDIATE."""
+    row = conn.execute("SELECT id FROM player WHERE name = ?", (name,)).fetchone() or same_player(conn, name)
     if row:
         return row["id"]
     return conn.execute("INSERT INTO player (name, created) VALUES (?, ?)", (name, now())).lastrowid
+
+
+def same_player(conn: sqlite3.Connection, name: str, besides: int | None = None) -> sqlite3.Row | None:
+    """A kept player whose name is another spelling of `name` (other than player `besides`).
+
+    Read in Python, not by a UNIQUE index: SQLite knows no NFC or case folding, and a
+    file from before this rule may hold "Ana" and "ana" as two players, which only a
+    merge (the players page) may join. Writes hold the write lock, so two new spellings
+    cannot slip in at once; a table keeps hundreds of players, not millions.
+    """
+    key = name_key(name)
+    for row in conn.execute("SELECT * FROM player ORDER BY id"):
+        if row["id"] != besides and name_key(row["name"]) == key:
+            return row
+    return None
 
 
 def player_names(conn: sqlite3.Connection) -> list[str]:
@@ -385,6 +402,8 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
         current = get_match(conn, match_id)
         if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
             return Saved(len(current.match.hands), current.sheet(), duplicate=True)
+        if len(current.match.hands) >= MAX_HANDS:
+            raise MatchError("hand", N_("a match may have at most {most} hands"), most=MAX_HANDS)
         match = current.match.with_hands(current.match.hands + (hand,))
         try:
             sheet = record_change(conn, match_id, match)  # the one fold of a saved hand
@@ -484,8 +503,9 @@ def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:
     with immediate(conn):
         if player_named(conn, old) is None:
             raise NoSuchMatch(old)
-        if player_named(conn, new) is not None:
-            raise PlayerProblem(N_("{name} already exists: merge the two instead"), name=new)
+        other = same_player(conn, new, besides=player_named(conn, old)["id"])
+        if other is not None:
+            raise PlayerProblem(N_("{name} already exists: merge the two instead"), name=other["name"])
         conn.execute("UPDATE player SET name = ? WHERE name = ?", (new, old))
 
 
