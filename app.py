@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 
 import click
 from flask import Flask, flash, redirect, render_template, request
@@ -23,17 +24,47 @@ csrf = CSRFProtect()
 
 
 def secret_key(instance_path: str) -> str:
-    """Made once and kept, so restarts and several workers agree on sessions."""
+    """Made once and kept, so restarts and several workers agree on sessions.
+
+    Several workers may start together on a fresh folder: the key is written
+    whole to a file of its own and linked into place (os.link fails if the name
+    exists), so a reader finds no key or a whole one, and every loser of the race
+    reads the winner's.
+    """
     path = os.path.join(instance_path, "secret_key")
     try:
-        with open(path, encoding="ascii") as stream:
-            return stream.read().strip()
+        return read_key(path)
     except FileNotFoundError:
-        key = secrets.token_hex(32)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        pass
+    fd, draft = tempfile.mkstemp(prefix=".secret_key-", dir=instance_path)  # 0600
+    try:
         with os.fdopen(fd, "w", encoding="ascii") as stream:
-            stream.write(key)
-        return key
+            stream.write(secrets.token_hex(32))
+            stream.flush()
+            os.fsync(stream.fileno())
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another worker was first: its key is the one
+        else:
+            sync_folder(instance_path)
+    finally:
+        os.unlink(draft)
+    return read_key(path)
+
+
+def read_key(path: str) -> str:
+    with open(path, encoding="ascii") as stream:
+        return stream.read().strip()
+
+
+def sync_folder(folder: str) -> None:
+    """The new name itself survives a power cut."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
