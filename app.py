@@ -9,7 +9,7 @@ import click
 from flask import Flask, flash, redirect, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import InternalServerError
+from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
 import cli
 from views import db
@@ -17,7 +17,7 @@ from views import i18n
 from views import netinfo
 from models import caches
 from models.caches import MB
-from models.errors import N_
+from models.errors import N_, DatabaseGone
 from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
@@ -73,6 +73,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "gin-ledger.sqlite"),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # A pasted match file may be as long as an uploaded one (1 MB): the form refuses it by name.
+        MAX_FORM_MEMORY_SIZE=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
@@ -170,6 +172,7 @@ ERROR_NAMES = {
     413: N_("Request Entity Too Large"),
     429: N_("Too Many Requests"),
     500: N_("Internal Server Error"),
+    503: N_("Service Unavailable"),
 }
 ERROR_DESCRIPTIONS = {
     400: N_("The browser (or proxy) sent a request that this server could not understand."),
@@ -209,6 +212,16 @@ def register_errors(app: Flask) -> None:
     def http_error(error):
         name, description = error_words(error)
         return render_template("error.html", error=error, name=name, description=description), error.code
+
+    @app.errorhandler(DatabaseGone)
+    def database_gone(error):
+        """503 with words, logged for whoever runs the server; nothing was written."""
+        app.logger.error("Gin Ledger: %s", error)
+        gone = ServiceUnavailable(gettext("The database file cannot be opened: it was deleted or moved while "
+                                          "Gin Ledger was running. Nothing was saved. Whoever runs the server "
+                                          "must put it back, then restart Gin Ledger."))
+        return render_template("error.html", error=gone, name=gettext(ERROR_NAMES[503]),
+                               description=gone.description), 503
 
     @app.errorhandler(500)
     def server_error(error):

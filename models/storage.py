@@ -7,6 +7,7 @@ one match are serialised by SQLite and neither hand is lost.
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 import secrets
 import sqlite3
@@ -16,10 +17,11 @@ from functools import cached_property
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import quote
 from types import MappingProxyType
 
 from . import schema
-from .errors import (N_, MatchError, MatchOver, NoSuchMatch, Plural, PlayerProblem,  # noqa: F401 (storage.X)
+from .errors import (N_, DatabaseGone, MatchError, MatchOver, NoSuchMatch, Plural, PlayerProblem,  # noqa: F401 (storage.X)
                      SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
@@ -33,13 +35,22 @@ BUSY_TIMEOUT_MS = 10_000
 
 
 
-def connect(path: str) -> sqlite3.Connection:
+def connect(path: str, create: bool = True) -> sqlite3.Connection:
     """A connection with the settings every connection needs.
 
     isolation_level=None leaves transactions to `immediate`, so no implicit
     deferred transaction can turn a read-then-write into a lost update.
+    With create=False (a request's connection: the start made the file) a
+    missing file is DatabaseGone, not a new empty database.
     """
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    if create:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    else:
+        try:
+            conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=rw", uri=True,
+                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.OperationalError as error:
+            raise DatabaseGone(path, str(error)) from None
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
