@@ -428,8 +428,9 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
 
 
 def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int) -> tuple[StoredMatch, list]:
+    """A change must name the version it was drawn at: None (unread, missing) is as stale as an old one."""
     current = get_match(conn, match_id)
-    if version is not None and version != current.version:
+    if version != current.version:
         raise StaleMatch(match_id)
     rows = hand_rows(conn, match_id)
     if not 1 <= number <= len(rows):
