@@ -34,12 +34,12 @@ def login():
     form = LoginForm()
     address = request.remote_addr or "unknown"
     if form.validate_on_submit():
-        db = get_db()
-        if throttle.blocked(db, address):
+        correct = hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode())
+        outcome = throttle.attempt(get_db(), address, correct)
+        if outcome is throttle.BLOCKED:
             form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
             return render_template("login.html", form=form), 429
-        if hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode()):
-            throttle.forget(db, address)
+        if outcome is throttle.PASSED:
             language = session.get("lang")
             session.clear()
             if language:  # the language chosen on the login page stays
@@ -48,7 +48,6 @@ def login():
             session.permanent = True  # PERMANENT_SESSION_LIFETIME: 30 days
             flash(gettext("Welcome to the table."))
             return redirect(safe_path(request.args.get("next"), url_for("matches.home")))
-        throttle.record_failure(db, address)
         form.passphrase.errors.append(gettext("That is not the passphrase."))
         return render_template("login.html", form=form), 403
     return render_template("login.html", form=form), 400 if request.method == "POST" else 200
