@@ -507,7 +507,8 @@ def players_summary(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def player_named(conn: sqlite3.Connection, name: str) -> sqlite3.Row | None:
-    return conn.execute("SELECT * FROM player WHERE name = ?", (name,)).fetchone()
+    """The player spelt exactly so, else the one this name is another spelling of ("ANA" finds Ana)."""
+    return conn.execute("SELECT * FROM player WHERE name = ?", (name,)).fetchone() or same_player(conn, name)
 
 
 def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:

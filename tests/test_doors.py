@@ -236,6 +236,14 @@ def test_a_rename_to_another_players_spelling_is_refused_and_every_export_replay
     assert sorted(player_names(client)) == ["RENA", "Tom"]
 
 
+def test_a_merge_finds_a_player_by_another_spelling(client):
+    new_match(client, players=("Ana", "Ben"))
+    page = client.get("/players").get_data(as_text=True)
+    response = client.post("/players/merge", data={"csrf_token": hidden(page, "csrf_token"), "keep": "ANA",
+                                                   "drop": "ana"}, follow_redirects=True)
+    assert "choose two different players" in response.get_data(as_text=True)
+
+
 # ---- 6. the secret key is made once, atomically ------------------------------------
 
 def make_key(folder: str, start, results) -> None:
