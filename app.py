@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 
 import click
 from flask import Flask, flash, redirect, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import InternalServerError
+from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
 import cli
 from views import db
@@ -16,24 +17,54 @@ from views import i18n
 from views import netinfo
 from models import caches
 from models.caches import MB
-from models.errors import N_
+from models.errors import N_, DatabaseGone
 from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
 
 
 def secret_key(instance_path: str) -> str:
-    """Made once and kept, so restarts and several workers agree on sessions."""
+    """Made once and kept, so restarts and several workers agree on sessions.
+
+    Several workers may start together on a fresh folder: the key is written
+    whole to a file of its own and linked into place (os.link fails if the name
+    exists), so a reader finds no key or a whole one, and every loser of the race
+    reads the winner's.
+    """
     path = os.path.join(instance_path, "secret_key")
     try:
-        with open(path, encoding="ascii") as stream:
-            return stream.read().strip()
+        return read_key(path)
     except FileNotFoundError:
-        key = secrets.token_hex(32)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        pass
+    fd, draft = tempfile.mkstemp(prefix=".secret_key-", dir=instance_path)  # 0600
+    try:
         with os.fdopen(fd, "w", encoding="ascii") as stream:
-            stream.write(key)
-        return key
+            stream.write(secrets.token_hex(32))
+            stream.flush()
+            os.fsync(stream.fileno())
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another worker was first: its key is the one
+        else:
+            sync_folder(instance_path)
+    finally:
+        os.unlink(draft)
+    return read_key(path)
+
+
+def read_key(path: str) -> str:
+    with open(path, encoding="ascii") as stream:
+        return stream.read().strip()
+
+
+def sync_folder(folder: str) -> None:
+    """The new name itself survives a power cut."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
@@ -42,6 +73,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "gin-ledger.sqlite"),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # A pasted match file may be as long as an uploaded one (1 MB): the form refuses it by name.
+        MAX_FORM_MEMORY_SIZE=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
@@ -139,6 +172,7 @@ ERROR_NAMES = {
     413: N_("Request Entity Too Large"),
     429: N_("Too Many Requests"),
     500: N_("Internal Server Error"),
+    503: N_("Service Unavailable"),
 }
 ERROR_DESCRIPTIONS = {
     400: N_("The browser (or proxy) sent a request that this server could not understand."),
@@ -178,6 +212,16 @@ def register_errors(app: Flask) -> None:
     def http_error(error):
         name, description = error_words(error)
         return render_template("error.html", error=error, name=name, description=description), error.code
+
+    @app.errorhandler(DatabaseGone)
+    def database_gone(error):
+        """503 with words, logged for whoever runs the server; nothing was written."""
+        app.logger.error("Gin Ledger: %s", error)
+        gone = ServiceUnavailable(gettext("The database file cannot be opened: it was deleted or moved while "
+                                          "Gin Ledger was running. Nothing was saved. Whoever runs the server "
+                                          "must put it back, then restart Gin Ledger."))
+        return render_template("error.html", error=gone, name=gettext(ERROR_NAMES[503]),
+                               description=gone.description), 503
 
     @app.errorhandler(500)
     def server_error(error):

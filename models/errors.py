@@ -191,5 +191,18 @@ class SchemaTooNew(LedgerError):
                          path=path, found=found, known=known)
 
 
+class DatabaseGone(LedgerError):
+    """The database file is not where it was (deleted or moved while the app runs).
+
+    Its own type, so a page can say so (503) instead of a 500, and nothing is
+    written: a new empty file in its place would hide every match the table kept.
+    """
+
+    def __init__(self, path: str, problem: str):
+        self.path = path
+        super().__init__("the database {path} cannot be opened ({problem}): nothing is written until it is "
+                         "back; restart Gin Ledger only once it is restored", path=path, problem=problem)
+
+
 class MigrationsBroken(LedgerError):
     """The migration files themselves are misnumbered: a packaging mistake, not a user's."""

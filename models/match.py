@@ -7,6 +7,9 @@ from .hand import Hand
 from .rules import Rules
 
 FORMATS = {"hollywood": 3, "single": 1}  # format -> number of games
+# This app's limit, not a rule of the game (docs/MATCHFILE.md): a real Hollywood match
+# is 20 to 60 hands, and a page of 2,000 hands still draws in a fraction of a second.
+MAX_HANDS = 2000
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ fold's to compute.
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from .entry import read_hand
 from .errors import N_, MatchError
@@ -16,6 +17,7 @@ from .match import FORMATS, Match
 from .rules import rules_from
 
 MAX_NAME = 40
+MAX_IMPORT_BYTES = 1_000_000  # a file of MAX_HANDS hands with their cards is about 300 KB
 
 
 def parse_json(text: str | bytes) -> object:
@@ -25,6 +27,7 @@ def parse_json(text: str | bytes) -> object:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
             raise MatchError("file", N_("is not UTF-8 text (byte {byte})"), byte=error.start) from None
+    text = text.removeprefix("\ufeff")  # the byte-order mark Windows Notepad writes first
     try:
         doc = json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as error:
@@ -58,9 +61,23 @@ def read_players(doc: dict) -> tuple[str, str]:
         raise MatchError("players", N_("must be a list of exactly two names"))
     for name in players:
         check_name(name, "players")
-    if players[0].casefold() == players[1].casefold():
+    if same_person(players[0], players[1]):
         raise MatchError("players", N_("the two players must differ, both are {name!r}"), name=players[0])
     return players[0], players[1]
+
+
+def name_key(name: str) -> str:
+    """Who a name is: Unicode NFC, case folded, runs of white space as one space.
+
+    "Ana", "ana" and "ANA" are one person, and so is "Zoë" typed as one character
+    or as e and a combining diaeresis; a keyboard decides those, not the player.
+    """
+    folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+    return unicodedata.normalize("NFC", folded)
+
+
+def same_person(one: str, two: str) -> bool:
+    return name_key(one) == name_key(two)
 
 
 def check_name(name: object, field: str) -> str:
@@ -89,15 +106,18 @@ def read_first_dealer(doc: dict, players: tuple[str, str]) -> str:
     return dealer
 
 
-def match_from_document(doc: object) -> Match:
+def match_from_document(doc: object, most_hands: int | None = None) -> Match:
     """Validate a parsed document: the match's fields, every hand, and the fold."""
-    match = read_document(doc)
+    match = read_document(doc, most_hands)
     score_sheet(match)  # refuses a hand after the match is over
     return match
 
 
-def read_document(doc: object) -> Match:
-    """The match's fields and every hand, checked one by one (the fold checks the rest)."""
+def read_document(doc: object, most_hands: int | None = None) -> Match:
+    """The match's fields and every hand, checked one by one (the fold checks the rest).
+
+    `most_hands` is the app's limit (models/match.MAX_HANDS), checked before any hand is read;
+    `replay` and the benchmarks score files of any length."""
     if not isinstance(doc, dict):
         raise MatchError("file", N_("must be a JSON object"))
     players = read_players(doc)
@@ -105,6 +125,9 @@ def read_document(doc: object) -> Match:
     hands = doc.get("hands", [])
     if not isinstance(hands, list):
         raise MatchError("hands", N_("must be a list"))
+    if most_hands is not None and len(hands) > most_hands:
+        raise MatchError("hands", N_("a match may have at most {most} hands, not {count}"),
+                         most=most_hands, count=len(hands))
     return Match(
         players=players,
         format=read_format(doc),
@@ -114,8 +137,8 @@ def read_document(doc: object) -> Match:
     )
 
 
-def load_match(text: str | bytes) -> Match:
-    return match_from_document(parse_json(text))
+def load_match(text: str | bytes, most_hands: int | None = None) -> Match:
+    return match_from_document(parse_json(text), most_hands)
 
 
 def match_document(match: Match) -> dict:

@@ -7,6 +7,7 @@ one match are serialised by SQLite and neither hand is lost.
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 import secrets
 import sqlite3
@@ -16,14 +17,16 @@ from functools import cached_property
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import quote
 from types import MappingProxyType
 
 from . import schema
-from .errors import (N_, HandAlreadySaved, MatchError, MatchNotOver, MatchOver, NoSuchMatch, Plural,  # noqa: F401
-                     PlayerProblem, SchemaTooNew, StaleMatch)
+from .errors import (N_, DatabaseGone, HandAlreadySaved, MatchError, MatchNotOver, MatchOver, NoSuchMatch,  # noqa: F401
+                     Plural, PlayerProblem, SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
-from .match import Match
+from .match import MAX_HANDS, Match
+from .matchfile import name_key
 from .match_cache import MatchCache
 from .rules import Rules, rules_from
 from .stakes import Stake
@@ -32,13 +35,22 @@ BUSY_TIMEOUT_MS = 10_000
 
 
 
-def connect(path: str) -> sqlite3.Connection:
+def connect(path: str, create: bool = True) -> sqlite3.Connection:
     """A connection with the settings every connection needs.
 
     isolation_level=None leaves transactions to `immediate`, so no implicit
     deferred transaction can turn a read-then-write into a lost update.
+    With create=False (a request's connection: the start made the file) a
+    missing file is DatabaseGone, not a new empty database.
     """
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    if create:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    else:
+        try:
+            conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=rw", uri=True,
+                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.OperationalError as error:
+            raise DatabaseGone(path, str(error)) from None
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -112,10 +124,26 @@ class StoredMatch:
 # ---- players -----------------------------------------------------------------
 
 def player_id(conn: sqlite3.Connection, name: str) -> int:
-    row = conn.execute("SELECT id FROM player WHERE name = ?", (name,)).fetchone()
+    """The player this name is (one person per name_key), added if new; the caller holds BEGIN IMMEDIATE."""
+    row = conn.execute("SELECT id FROM player WHERE name = ?", (name,)).fetchone() or same_player(conn, name)
     if row:
         return row["id"]
     return conn.execute("INSERT INTO player (name, created) VALUES (?, ?)", (name, now())).lastrowid
+
+
+def same_player(conn: sqlite3.Connection, name: str, besides: int | None = None) -> sqlite3.Row | None:
+    """A kept player whose name is another spelling of `name` (other than player `besides`).
+
+    Read in Python, not by a UNIQUE index: SQLite knows no NFC or case folding, and a
+    file from before this rule may hold "Ana" and "ana" as two players, which only a
+    merge (the players page) may join. Writes hold the write lock, so two new spellings
+    cannot slip in at once; a table keeps hundreds of players, not millions.
+    """
+    key = name_key(name)
+    for row in conn.execute("SELECT * FROM player ORDER BY id"):
+        if row["id"] != besides and name_key(row["name"]) == key:
+            return row
+    return None
 
 
 def player_names(conn: sqlite3.Connection) -> list[str]:
@@ -495,6 +523,8 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
         if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
             return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version)
         check_expected(current, expected)
+        if len(current.match.hands) >= MAX_HANDS:
+            raise MatchError("hand", N_("a match may have at most {most} hands"), most=MAX_HANDS)
         match = current.match.with_hands(current.match.hands + (hand,))
         try:
             sheet = record_change(conn, match_id, match)  # the one fold of a saved hand
@@ -509,8 +539,9 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
 
 
 def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int) -> tuple[StoredMatch, list]:
+    """A change must name the version it was drawn at: None (unread, missing) is as stale as an old one."""
     current = get_match(conn, match_id)
-    if version is not None and version != current.version:
+    if version != current.version:
         raise StaleMatch(match_id)
     rows = hand_rows(conn, match_id)
     if not 1 <= number <= len(rows):
@@ -588,7 +619,8 @@ def players_summary(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def player_named(conn: sqlite3.Connection, name: str) -> sqlite3.Row | None:
-    return conn.execute("SELECT * FROM player WHERE name = ?", (name,)).fetchone()
+    """The player spelt exactly so, else the one this name is another spelling of ("ANA" finds Ana)."""
+    return conn.execute("SELECT * FROM player WHERE name = ?", (name,)).fetchone() or same_player(conn, name)
 
 
 def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:
@@ -596,8 +628,9 @@ def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:
     with immediate(conn):
         if player_named(conn, old) is None:
             raise NoSuchMatch(old)
-        if player_named(conn, new) is not None:
-            raise PlayerProblem(N_("{name} already exists: merge the two instead"), name=new)
+        other = same_player(conn, new, besides=player_named(conn, old)["id"])
+        if other is not None:
+            raise PlayerProblem(N_("{name} already exists: merge the two instead"), name=other["name"])
         conn.execute("UPDATE player SET name = ? WHERE name = ?", (new, old))
 
 

@@ -1,8 +1,8 @@
 """Where the project's own documents and worked cases live, so a clone alone tests itself.
 
-`tests/cases/` holds the worked matches of `docs/RULES.md`; its subfolders
-`variants/` and `names/` belong to issues not yet built, so their cases are
-collected but skipped until the engine knows their settings.
+`tests/cases/` holds the worked matches of `docs/RULES.md`; its subfolder
+`variants/` belongs to an issue not yet built, so its cases are collected but
+skipped until the engine knows their settings (`names/` is played: issue 14).
 """
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ DOCS = ROOT / "docs"
 CASES = ROOT / "tests" / "cases"
 NOT_YET = {
     "variants": "the rule variants of docs/RULES.md are issue 15",
-    "names": "one person per name (NFC, case folded) is issue 14",
 }
 
 

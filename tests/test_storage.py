@@ -278,10 +278,10 @@ def test_every_write_path_keeps_the_index_equal_to_the_fold(ledger):
     storage.add_hand(ledger, played, full.hands[-1])  # the closing hand
     assert storage.get_match(ledger, played).finished is not None
     assert_index_is_the_fold(ledger)
-    storage.delete_hand(ledger, played, len(full.hands), None)  # undo the closing hand
+    storage.delete_hand(ledger, played, len(full.hands), storage.get_match(ledger, played).version)  # undo the closing hand
     assert storage.get_match(ledger, played).finished is None
     assert_index_is_the_fold(ledger)
-    storage.replace_hand(ledger, imported, 1, full.hands[0], None)
+    storage.replace_hand(ledger, imported, 1, full.hands[0], storage.get_match(ledger, imported).version)
     assert_index_is_the_fold(ledger)
     with pytest.raises(storage.MatchOver):
         storage.add_hand(ledger, imported, full.hands[0])

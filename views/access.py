@@ -8,6 +8,7 @@ from flask_babel import gettext
 
 from .db import get_db
 from .forms import LoginForm
+from .targets import safe_path
 from models import throttle
 
 bp = Blueprint("access", __name__)
@@ -26,12 +27,6 @@ def require_passphrase():
     return redirect(url_for("access.login", next=request.full_path if request.method == "GET" else None))
 
 
-def safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("matches.home")
-
-
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if not passphrase():
@@ -39,12 +34,12 @@ def login():
     form = LoginForm()
     address = request.remote_addr or "unknown"
     if form.validate_on_submit():
-        db = get_db()
-        if throttle.blocked(db, address):
+        correct = hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode())
+        outcome = throttle.attempt(get_db(), address, correct)
+        if outcome is throttle.BLOCKED:
             form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
             return render_template("login.html", form=form), 429
-        if hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode()):
-            throttle.forget(db, address)
+        if outcome is throttle.PASSED:
             language = session.get("lang")
             session.clear()
             if language:  # the language chosen on the login page stays
@@ -52,8 +47,7 @@ def login():
             session["passed"] = True
             session.permanent = True  # PERMANENT_SESSION_LIFETIME: 30 days
             flash(gettext("Welcome to the table."))
-            return redirect(safe_next(request.args.get("next")))
-        throttle.record_failure(db, address)
+            return redirect(safe_path(request.args.get("next"), url_for("matches.home")))
         form.passphrase.errors.append(gettext("That is not the passphrase."))
         return render_template("login.html", form=form), 403
     return render_template("login.html", form=form), 400 if request.method == "POST" else 200

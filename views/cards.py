@@ -15,6 +15,7 @@ from flask_babel import gettext, lazy_gettext
 from .forms import UPCARDS
 from .i18n import render, translated
 from models.cards import MOST_HELD, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card, parse_cards
+from models.digits import read_count
 from models.count import Deal, count_deal, count_knocker, count_onto, fixed_limit, upcard_limit
 from models.errors import N_, MatchError
 from models.hand import other
@@ -50,9 +51,10 @@ def read_cards(codes: list[str], field: str, knockers: frozenset[Card] = frozens
 def read_limit(text: str | None) -> int | None:
     if text is None or text == "":
         return None
-    if not text.isdigit() or not 0 <= int(text) <= 10:
-        raise MatchError("limit", N_("must be a whole number from 0 to 10, not {text!r}"), text=text)
-    return int(text)
+    limit = read_count(text, 2)
+    if limit is None or not 0 <= limit <= 10:
+        raise MatchError("limit", N_("must be a whole number from 0 to 10, not {text!r}"), text=text[:20])
+    return limit
 
 
 def read_upcard(text: str | None) -> Card | None:

@@ -11,7 +11,7 @@ from models.match_cache import MatchCache
 
 def get_db() -> sqlite3.Connection:
     if "db" not in g:
-        g.db = storage.connect(current_app.config["DATABASE"])
+        g.db = storage.connect(current_app.config["DATABASE"], create=False)  # raises DatabaseGone
     return g.db
 
 

@@ -17,7 +17,8 @@ from wtforms.widgets import TextInput
 
 from models.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
-from models.matchfile import MAX_NAME
+from models.digits import read_count
+from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
 from models.rules import DEALER_RULES, INT_RANGES
 
 # What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
@@ -62,10 +63,58 @@ class Catalogue:
         return get_translations().ungettext(singular, plural, n)
 
 
+# Length limits of what no person types: a longer value is an attack or a broken client.
+VERSION_DIGITS = 18  # a match's version counts its changes
+FORM_ID_MOST = 64  # new_form_id makes 16 characters
+CARDS_MOST = 100  # 11 codes of up to 3 characters with their spaces, and room for a 12th to be refused by name
+UPCARD_MOST = 3  # "10H"
+COUNT_DIGITS = 12  # a whole-number field; Between bounds the value
+
+
 class Form(FlaskForm):
     class Meta:
         def get_translations(self, form):
             return Catalogue()
+
+    MULTIPLE = ()  # the fields that are lists by design (PairField's two names)
+
+    def validate(self, extra_validators=None) -> bool:
+        """The field's own checks, then one more: a field sent twice is a contradiction, not a choice
+        (WTForms would silently take the first value)."""
+        valid = super().validate(extra_validators)
+        for field in self:
+            if field.name not in self.MULTIPLE and len(field.raw_data or ()) > 1:
+                field.errors = list(field.errors) + [
+                    gettext("sent %(count)s times; send one value", count=len(field.raw_data))]
+                valid = False
+        return valid
+
+
+class Most:
+    """A length limit checked before anything reads the value (WTForms' Length says no field name
+    and runs after an IntegerField has already called int())."""
+
+    def __init__(self, most: int):
+        self.most = most
+
+    def __call__(self, form, field) -> None:
+        values = field.raw_data or ()
+        if any(isinstance(value, str) and len(value) > self.most for value in values):
+            raise ValidationError(gettext("at most %(most)s characters", most=self.most))
+
+
+class CountField(IntegerField):
+    """A whole number as a person types it (models/digits.read_count), not as Python's int() reads code."""
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        text = valuelist[0]
+        self.data = read_count(text, COUNT_DIGITS)
+        if self.data is None and text.startswith("-") and read_count(text[1:], COUNT_DIGITS) is not None:
+            self.data = -read_count(text[1:], COUNT_DIGITS)  # a number, below the range: Between says the range
+        if self.data is None:
+            raise ValueError(self.gettext("Not a valid integer value."))
 
 
 class Between:
@@ -82,7 +131,7 @@ class Between:
 
 def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
     """A whole-number field that opens the phone's number keyboard."""
-    return IntegerField(
+    return CountField(
         label,
         validators=[Optional(), Between(low, high)],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
@@ -92,26 +141,36 @@ def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
 class HandForm(Form):
     """One form for every kind of hand; the kind follows from the fields sent."""
 
-    form_id = HiddenField()
-    version = HiddenField()
-    number = HiddenField()  # the number of the hand the page entered: a page drawn before another save is asked
-    confirmed = HiddenField()  # "yes" once the player said a score above the most one hand makes is right
-    knocker = RadioField(_l("Who knocked?"), choices=[], validate_choice=False)
+    form_id = HiddenField(validators=[Most(FORM_ID_MOST)])
+    version = HiddenField(validators=[Most(VERSION_DIGITS)])
+    # The number of the hand the page entered: a page drawn before another phone's save is asked.
+    number = HiddenField(validators=[Most(VERSION_DIGITS)])
+    confirmed = HiddenField(validators=[Most(3)])  # "yes" once the player said a score above the most is right
+    knocker = RadioField(_l("Who knocked?"), choices=[], validate_choice=False, validators=[Most(MAX_NAME)])
     knocker_deadwood = whole(_l("Knocker's deadwood"), 0, 98)
     opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, 98)
     big_gin = BooleanField(_l("Big gin (all 11 cards)"))
     # Oklahoma's upcard as the match file writes it ("7S"); the form offers it as a rank and a
     # suit (two radio groups, no script needed), and a posted `upcard` (the count page) still counts.
-    upcard = HiddenField(_l("Upcard"))
-    upcard_rank = RadioField(_l("Upcard"), choices=[(rank, rank) for rank in RANKS], validate_choice=False)
+    upcard = HiddenField(_l("Upcard"), validators=[Most(UPCARD_MOST)])
+    upcard_rank = RadioField(_l("Upcard"), choices=[(rank, rank) for rank in RANKS], validate_choice=False,
+                             validators=[Most(2)])
     upcard_suit = RadioField(_l("Upcard's suit"), choices=[(suit, SUIT_SYMBOLS[suit]) for suit in SUITS],
-                             validate_choice=False)
+                             validate_choice=False, validators=[Most(1)])
     draw = BooleanField(_l("Draw"))
-    winner = RadioField(_l("Who scores?"), choices=[], validate_choice=False)
+    winner = RadioField(_l("Who scores?"), choices=[], validate_choice=False, validators=[Most(MAX_NAME)])
     points = whole(_l("Points"), 1)
     # The cards tapped on the count page, space-separated codes; the engine checks them.
-    cards_knocker = HiddenField(_l("Knocker's cards"))
-    cards_defender = HiddenField(_l("Defender's cards"))
+    cards_knocker = HiddenField(_l("Knocker's cards"), validators=[Most(CARDS_MOST)])
+    cards_defender = HiddenField(_l("Defender's cards"), validators=[Most(CARDS_MOST)])
+    UNSHOWN = ("form_id", "version", "number", "confirmed")  # no label on the page: their refusals go above the form
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        for name in self.UNSHOWN:
+            for reason in self[name].errors:
+                self.form_errors.append(gettext("%(field)s: %(reason)s", field=name, reason=reason))
+        return valid
 
     def validate_winner(self, field) -> None:
         """The typed-points form sent with nothing chosen is still a points hand: ask for its winner
@@ -128,24 +187,21 @@ class HandForm(Form):
         self.form_id.data = secrets.token_urlsafe(12)
 
     def entry(self) -> dict:
-        """The hand as match-file keys, leaving out what was not sent."""
-        if self.draw.data:
-            raw: dict = {"draw": True}
-        elif self.winner.data or self.points.raw_data:
-            raw = {"winner": self.winner.data, "points": self.points.data}
-        else:
-            raw = {
-                "knocker": self.knocker.data,
-                "knocker_deadwood": self.knocker_deadwood.data,
-                "opponent_deadwood": self.opponent_deadwood.data,
-            }
-            if self.big_gin.data:
-                raw["big_gin"] = True
-            cards = self.cards()
-            if cards:
-                raw["cards"] = cards
-        if self.upcard_code():
-            raw["upcard"] = self.upcard_code()
+        """The hand as match-file keys, every one that was filled in: the engine then refuses a mix
+        (a draw with a knocker, points with deadwood) naming the field, as it does in a file."""
+        raw = {
+            "draw": True if self.draw.data else None,
+            "winner": self.winner.data or None,
+            "points": self.points.data if filled(self.points) else None,
+            "knocker": self.knocker.data or None,
+            "knocker_deadwood": self.knocker_deadwood.data if filled(self.knocker_deadwood) else None,
+            "opponent_deadwood": self.opponent_deadwood.data if filled(self.opponent_deadwood) else None,
+            "big_gin": True if self.big_gin.data else None,
+            "upcard": self.upcard_code() or None,
+        }
+        if not (raw["draw"] or raw["winner"] or raw["points"] is not None):
+            # The tapped cards stay in hidden fields while a draw or points is typed: only a knock keeps them.
+            raw["cards"] = self.cards() or None
         return {key: value for key, value in raw.items() if value is not None}
 
     def upcard_code(self) -> str | None:
@@ -186,6 +242,11 @@ class HandForm(Form):
         return {side: field.data.split() for side, field in sides if field.data and field.data.strip()}
 
 
+def filled(field) -> bool:
+    """Sent with a value (an empty box of a form is not an entry)."""
+    return bool(field.raw_data) and field.raw_data[0] != ""
+
+
 def setting(label, name: str) -> IntegerField:
     """A rule setting typed over the preset, bounded as the engine bounds it."""
     return whole(label, *INT_RANGES[name])
@@ -213,7 +274,8 @@ PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern")}
 
 
 class NewMatchForm(Form):
-    players = PairField(_l("Players"))
+    MULTIPLE = ("players",)
+    players = PairField(_l("Players"), validators=[Most(MAX_NAME)])
     format = RadioField(_l("Format"), choices=[("hollywood", _l("Hollywood (three games)")),
                                                ("single", _l("Single game"))],
                         default="hollywood")
@@ -277,12 +339,12 @@ class MatchNameForm(Form):
 class VersionForm(Form):
     """Undo and delete: the version the page was drawn at, to refuse a stale change."""
 
-    version = HiddenField()
+    version = HiddenField(validators=[Most(VERSION_DIGITS)])
 
 
 class ImportForm(Form):
     file = FileField(_l("Match file (JSON)"))
-    text = TextAreaField(_l("…or paste it here"))
+    text = TextAreaField(_l("…or paste it here"), validators=[Most(MAX_IMPORT_BYTES)])
 
 
 class LoginForm(Form):

@@ -8,9 +8,10 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 from flask_babel import gettext, lazy_gettext
 
 from .db import get_db
-from .forms import HandForm, VersionForm
+from .forms import VERSION_DIGITS, HandForm, VersionForm
 from models import storage
 from models.changes import deletion_changes, without_hand
+from models.digits import read_count
 from models.entry import read_entry
 from models.hand import POINTS, Hand, most_points
 from models.ledger import score_sheet
@@ -36,10 +37,8 @@ def posted_hand(form: HandForm, stored: storage.StoredMatch):
 
 
 def posted_version(form) -> int | None:
-    try:
-        return int(form.version.data)
-    except (TypeError, ValueError):
-        return None
+    """None for a missing or unreadable version, which storage refuses as a stale page."""
+    return read_count(form.version.data, VERSION_DIGITS)
 
 
 def posted_number(form: HandForm) -> int | None:

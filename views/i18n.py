@@ -27,6 +27,8 @@ from flask_babel import Babel, force_locale, format_date, get_locale, get_transl
 
 from models.errors import MatchError, Message, Refusal
 
+from .targets import safe_path
+
 # Each language in its own name, as the footer offers it.
 LANGUAGES = {"en": "English", "cs": "Čeština", "sk": "Slovenčina", "sq": "Shqip"}
 DEFAULT = "en"
@@ -61,20 +63,13 @@ def remember_language() -> None:
         session["lang"] = chosen
 
 
-def safe_target(target: str | None) -> str:
-    """Only a path on this site; never //host or a backslash a browser may read as one."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return "/"
-
-
 @bp.get("/language/<code>")
 def switch(code: str):
     """The footer's links: keep the language in the session and go back to the page."""
     if code not in LANGUAGES:
         abort(404)
     session["lang"] = code
-    return redirect(safe_target(request.args.get("next")), 303)
+    return redirect(safe_path(request.args.get("next")), 303)
 
 
 def here() -> str:

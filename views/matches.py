@@ -12,15 +12,14 @@ from models import storage
 from .i18n import number, translated
 from models.errors import N_, MatchError, MatchNotOver
 from models.stakes import read_stake
-from models.match import Match
-from models.matchfile import check_name, load_match
+from models.match import MAX_HANDS, Match
+from models.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
 from models.rules import PRESETS, Rules, rules_from
 
 from .common import attach_error, match_or_404, render_match
 
 bp = Blueprint("matches", __name__)
 
-MAX_IMPORT_BYTES = 1_000_000
 CLASSIC = PRESETS["classic"]
 
 
@@ -64,7 +63,7 @@ def match_from_form(form: NewMatchForm, presets: dict) -> Match:
         raise MatchError("players", N_("enter two names"))
     for name in names:
         check_name(name, "players")
-    if names[0].casefold() == names[1].casefold():
+    if same_person(names[0], names[1]):
         raise MatchError("players", N_("the two players must differ"))
     players = (names[0], names[1])
     rules = rules_from(form.chosen_settings(), presets.get(form.preset.data or "classic", PRESETS["classic"]))
@@ -229,7 +228,7 @@ def import_match():
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            match = load_match(uploaded_text(form))
+            match = load_match(uploaded_text(form), most_hands=MAX_HANDS)
         except MatchError as error:
             flash(gettext("Not imported: %(reason)s", reason=translated(error)), "error")
         else:
