@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
     app.before_request(access.require_passphrase)
+    app.jinja_env.globals["logout_offered"] = access.logout_offered
     csrf.init_app(app)
     cli.register(app)
     register_views(app)
