@@ -15,6 +15,7 @@ import cli
 from views import db
 from views import i18n
 from views import netinfo
+from views import serving
 from models import caches
 from models.caches import MB
 from models.errors import N_, DatabaseGone
@@ -91,12 +92,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
     init_caches(app)
+    serving.init_app(app)  # first of the request hooks: an untrusted Host is refused before any other runs
     db.init_app(app)
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
     from views import access
 
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
     app.before_request(access.require_passphrase)
+    app.jinja_env.globals["logout_offered"] = access.logout_offered
     csrf.init_app(app)
     cli.register(app)
     register_views(app)

@@ -105,7 +105,10 @@ def serve_command(host: str, port: int, threads: int) -> None:
 
     for url in netinfo.urls(port) if host in ("0.0.0.0", "") else [f"http://{host}:{port}/"]:
         click.echo(say(lambda: gettext("Open on a phone on the same Wi-Fi: %(url)s", url=url)))
-    waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads)
+    # waitress 3 drops X-Forwarded-* by default; with FLASK_PROXY_HOPS the app's ProxyFix reads them instead.
+    behind_proxy = bool(current_app.config.get("PROXY_HOPS"))
+    waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads,
+                   clear_untrusted_proxy_headers=not behind_proxy)
 
 
 def register(app) -> None:

@@ -49,7 +49,8 @@ def free_port() -> int:
 def server_env(database: str, **extra: str) -> dict:
     """The environment of the app: no FLASK_* of the caller leaks in (a passphrase would lock us out)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLASK_")}
-    env.update(FLASK_DATABASE=str(database), FLASK_SECRET_KEY="test", PYTHONUNBUFFERED="1", **extra)
+    env.update(FLASK_DATABASE=str(database), FLASK_SECRET_KEY="test", PYTHONUNBUFFERED="1")
+    env.update(extra)  # a test may set its own FLASK_SECRET_KEY
     return env
 
 
@@ -57,9 +58,13 @@ class Server:
     """waitress serving app:create_app on one database file."""
 
     def __init__(self, database: str | os.PathLike, threads: int = 8, log_dir: str | os.PathLike | None = None,
-                 files_dir: str | os.PathLike | None = None, env: dict | None = None):
+                 files_dir: str | os.PathLike | None = None, env: dict[str, str] | None = None,
+                 waitress_args: tuple[str, ...] = ()):
+        """`env`: more of the app's environment (FLASK_PASSPHRASE=...); change it between stop() and start().
+        `waitress_args`: more options of waitress itself (--no-clear-untrusted-proxy-headers)."""
         self.database = str(database)
-        self.env = dict(env or {})  # e.g. FLASK_PASSPHRASE for the rate limit's test
+        self.env = dict(env or {})
+        self.waitress_args = tuple(waitress_args)
         self.threads = threads
         self.files_dir = Path(files_dir) if files_dir else None
         self.log_dir = Path(log_dir) if log_dir else Path(self.database).parent
@@ -87,8 +92,9 @@ class Server:
                 "tests.server:app_with_files", {FILES_VAR: str(self.files_dir)})
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "waitress", f"--listen={HOST}:{self.port}", f"--threads={self.threads}",
-                 "--call", factory],
-                cwd=ROOT, env=server_env(self.database, **extra, **self.env), stdout=self._log, stderr=subprocess.STDOUT,
+                 *self.waitress_args, "--call", factory],
+                cwd=ROOT, env=server_env(self.database, **self.env, **extra), stdout=self._log,
+                stderr=subprocess.STDOUT,
             )
             try:
                 self.wait_ready()
@@ -194,14 +200,23 @@ class Client:
             with answer:
                 return Response(answer.code, dict(answer.headers), answer.read().decode("utf-8", "replace"))
 
-    def get(self, path: str) -> Response:
-        return self.send(urllib.request.Request(self.base + path, method="GET"))
+    def get(self, path: str, headers: dict | None = None) -> Response:
+        """`headers`: as a proxy in front would add them (Host, X-Forwarded-*)."""
+        return self.send(urllib.request.Request(self.base + path, method="GET", headers=headers or {}))
 
-    def post(self, path: str, fields: dict | list) -> Response:
+    def post(self, path: str, fields: dict | list, headers: dict | None = None) -> Response:
         body = urllib.parse.urlencode(fields, doseq=True).encode("ascii")
         request = urllib.request.Request(self.base + path, data=body, method="POST", headers={
-            "Content-Type": "application/x-www-form-urlencoded", "Referer": self.base + path})
+            "Content-Type": "application/x-www-form-urlencoded", "Referer": self.base + path, **(headers or {})})
         return self.send(request)
+
+    def copy(self, base: str | None = None) -> "Client":
+        """Another phone holding a copy of this one's cookies, as a copied cookie would be;
+        `base` for a restarted server (a new port: the cookies are the host's, not the port's)."""
+        other = Client(base or self.base, self.timeout)
+        for cookie in self.jar:
+            other.jar.set_cookie(cookie)
+        return other
 
     def page_fields(self, path: str, *names: str) -> dict:
         """GET a page and read its hidden fields (csrf_token, form_id, version...)."""

@@ -16,9 +16,10 @@ def private(tmp_path):
 
 
 def test_without_a_passphrase_every_page_asks_for_it(private):
-    for url in ["/", "/matches/new", "/matches/1", "/matches/1.json", "/view/abc"]:
+    for url in ["/", "/matches/new", "/matches/1", "/matches/1.json", "/matches/1/live", "/players"]:
         response = private.get(url)
         assert response.status_code == 302 and "/login" in response.headers["Location"], url
+    assert private.get("/view/abc").status_code == 404  # a spectator's link needs no passphrase, only a real token
     assert private.get("/static/style.css").status_code == 200
     refused = private.post("/import", data={"text": "{}"})  # the login's redirect, not the CSRF one (303)
     assert refused.status_code == 302 and "/login" in refused.headers["Location"]

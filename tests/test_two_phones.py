@@ -38,6 +38,19 @@ def test_home_qr_encodes_a_phone_reachable_address(client, monkeypatch):
     assert qr_path(served) == segno_path("http://192.168.1.50:8080/")
 
 
+def test_with_trusted_hosts_the_qr_never_names_an_untrusted_address(app, monkeypatch):
+    """On this machine's loopback, a network address replaces it only if the server would answer it."""
+    monkeypatch.setattr(netinfo, "local_addresses", lambda *a, **k: ["192.168.1.23"])
+    client = app.test_client()
+    app.config["TRUSTED_HOSTS"] = ["localhost", "gin.example"]
+    page = client.get("/", base_url="http://localhost:5000").get_data(as_text=True)
+    assert qr_path(page) == segno_path("http://localhost:5000/") and "192.168.1.23" not in page
+    assert client.get("/", base_url="http://192.168.1.23:5000").status_code == 400
+    app.config["TRUSTED_HOSTS"] = ["localhost", "192.168.1.23"]
+    page = client.get("/", base_url="http://localhost:5000").get_data(as_text=True)
+    assert qr_path(page) == segno_path("http://192.168.1.23:5000/")
+
+
 def qr_path(page: str, index: int = 0) -> str:
     return re.findall(r'<path class="qrline" stroke="#000" d="([^"]+)"', page)[index]
 
@@ -125,7 +138,17 @@ def test_serve_prints_every_address_a_phone_can_open(runner, monkeypatch):
     result = runner.invoke(args=["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "http://192.168.1.23:8123/" in result.output and "http://10.8.0.4:8123/" in result.output
-    assert served == [{"host": "0.0.0.0", "port": 8123, "threads": 8}]
+    assert served == [{"host": "0.0.0.0", "port": 8123, "threads": 8, "clear_untrusted_proxy_headers": True}]
+
+
+def test_serve_behind_a_proxy_lets_the_forwarded_headers_through_to_proxyfix(app, runner, monkeypatch):
+    import waitress
+
+    served = []
+    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.append(options))
+    app.config["PROXY_HOPS"] = 1
+    assert runner.invoke(args=["serve", "--host", "127.0.0.1"]).exit_code == 0
+    assert served[0]["clear_untrusted_proxy_headers"] is False
 
 
 def test_flask_run_announces_the_addresses(monkeypatch, capsys):

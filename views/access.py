@@ -1,30 +1,96 @@
 """Who may use the app: anyone on a home network, or only those who know the passphrase."""
 from __future__ import annotations
 
+import hashlib
 import hmac
+from collections.abc import Callable
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
 from .db import get_db
 from .forms import LoginForm
 from .targets import safe_path
-from models import throttle
+from models import logins, throttle
 
 bp = Blueprint("access", __name__)
 
-OPEN_ENDPOINTS = {"access.login", "static", "language.switch"}
+# The spectator's link is open: the match's sheet, its live fragment and its big screen, all read-only.
+SPECTATOR_ENDPOINTS = {"readonly.view", "live.view_live", "live.big_view"}
+OPEN_ENDPOINTS = {"access.login", "static", "language.switch"} | SPECTATOR_ENDPOINTS
+
+SERVER = "server"  # the scope of FLASK_PASSPHRASE; a table's own passphrase will be another scope
+SESSION_KEY = "login"
 
 
 def passphrase() -> str | None:
     return current_app.config.get("PASSPHRASE") or None
 
 
+# Where each scope's passphrase is read, by the part before ":" ("table:7" would ask "table" for "7").
+PASSPHRASE_SOURCES: dict[str, Callable[[str], str | None]] = {SERVER: lambda _key: passphrase()}
+
+
+def scope_passphrase(scope: str) -> str | None:
+    kind, _, key = scope.partition(":")
+    source = PASSPHRASE_SOURCES.get(kind)
+    return source(key) if source else None
+
+
+def passphrase_digest(scope: str) -> str | None:
+    """Keyed with the secret key, so the stored digest says nothing about the passphrase without it;
+    a changed passphrase gives another digest and so shuts out the logins made with the old one."""
+    phrase = scope_passphrase(scope)
+    if phrase is None:
+        return None
+    key = current_app.config["SECRET_KEY"]
+    key = key if isinstance(key, bytes) else str(key).encode()
+    return hmac.new(key, f"{scope}\0{phrase}".encode(), hashlib.sha256).hexdigest()
+
+
+def lifetime() -> float:
+    value = current_app.config["PERMANENT_SESSION_LIFETIME"]
+    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
+
+
+def current_login() -> logins.Login | None:
+    """This request's login, looked up once: the row must exist, be young enough and match today's passphrase."""
+    if "login" not in g:
+        g.login = None
+        login_id = session.get(SESSION_KEY)
+        if isinstance(login_id, str):
+            found = logins.find(get_db(), login_id, lifetime())
+            digest = passphrase_digest(found.scope) if found else None
+            if digest is not None and hmac.compare_digest(found.digest, digest):
+                g.login = found
+    return g.login
+
+
+def signed_in(scope: str = SERVER) -> bool:
+    found = current_login()
+    return found is not None and found.scope == scope
+
+
+def logout_offered() -> bool:
+    """The header's logout button: only where there is a passphrase and this browser came in with it."""
+    return passphrase() is not None and signed_in()
+
+
 def require_passphrase():
-    """Runs before every request: with a passphrase set, only the login and static files are open."""
-    if not passphrase() or request.endpoint in OPEN_ENDPOINTS or session.get("passed"):
+    """Runs before every request: with a passphrase set, only the login, static files and spectator links are open."""
+    if not passphrase() or request.endpoint in OPEN_ENDPOINTS or signed_in():
         return None
     return redirect(url_for("access.login", next=request.full_path if request.method == "GET" else None))
+
+
+def start_session(scope: str) -> None:
+    """A fresh session naming a new login row; the language chosen on the login page stays."""
+    language = session.get("lang")
+    session.clear()
+    if language:
+        session["lang"] = language
+    session[SESSION_KEY] = logins.create(get_db(), scope, passphrase_digest(scope), lifetime())
+    session.permanent = True  # the cookie and the row both last PERMANENT_SESSION_LIFETIME: 30 days
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -40,12 +106,7 @@ def login():
             form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
             return render_template("login.html", form=form), 429
         if outcome is throttle.PASSED:
-            language = session.get("lang")
-            session.clear()
-            if language:  # the language chosen on the login page stays
-                session["lang"] = language
-            session["passed"] = True
-            session.permanent = True  # PERMANENT_SESSION_LIFETIME: 30 days
+            start_session(SERVER)
             flash(gettext("Welcome to the table."))
             return redirect(safe_path(request.args.get("next"), url_for("matches.home")))
         form.passphrase.errors.append(gettext("That is not the passphrase."))
@@ -55,6 +116,10 @@ def login():
 
 @bp.post("/logout")
 def logout():
+    """Deletes the login row, so every copy of this cookie is refused from now on, not only this browser's."""
+    login_id = session.get(SESSION_KEY)
+    if isinstance(login_id, str):
+        logins.end(get_db(), login_id)
     language = session.get("lang")
     session.clear()
     if language:  # leaving the table does not change the language

@@ -49,13 +49,14 @@ def view_live(token: str):
     return fragment(token=token)
 
 
-def big_page(stored, readonly: bool, live_url: str):
-    return render_template("big.html", live_url=live_url, **sheet_context(stored, readonly))
+def big_page(stored, readonly: bool, live_url: str, spectator: bool = False):
+    """`spectator`: reached by the read-only link, so the header leads nowhere else (templates/_spectator_top.html)."""
+    return render_template("big.html", live_url=live_url, spectator=spectator, **sheet_context(stored, readonly))
 
 
 @bp.get("/view/<token>/big")
 def big_view(token: str):
-    return big_page(match_by_token_or_404(token), True, url_for("live.view_live", token=token))
+    return big_page(match_by_token_or_404(token), True, url_for("live.view_live", token=token), spectator=True)
 
 
 @bp.get("/matches/<int:match_id>/big")

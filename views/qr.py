@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import current_app, request
 from markupsafe import Markup
+from werkzeug.sansio.utils import host_is_trusted
 
 from . import netinfo
 from models import caches
@@ -37,11 +38,17 @@ def is_loopback(host: str) -> bool:
 
 
 def table_base_url(addresses: list[str] | None = None) -> str:
-    """The address a phone can open: the one in use, unless that is this machine's loopback."""
+    """The address a phone can open: the one in use, unless that is this machine's loopback.
+
+    With TRUSTED_HOSTS set, Flask has refused the request before this runs unless its Host
+    is trusted, and a network address replaces the loopback only if it is trusted too:
+    a QR code never names a host the server would answer with 400."""
     parts = urlsplit(request.host_url)
     if not is_loopback(parts.hostname or ""):
         return request.host_url
     found = netinfo.local_addresses() if addresses is None else addresses
+    trusted = current_app.config.get("TRUSTED_HOSTS")
+    found = [address for address in found if not trusted or host_is_trusted(address, trusted)]
     if not found:
         return request.host_url
     port = f":{parts.port}" if parts.port else ""
