@@ -57,8 +57,9 @@ class Server:
     """waitress serving app:create_app on one database file."""
 
     def __init__(self, database: str | os.PathLike, threads: int = 8, log_dir: str | os.PathLike | None = None,
-                 files_dir: str | os.PathLike | None = None):
+                 files_dir: str | os.PathLike | None = None, env: dict | None = None):
         self.database = str(database)
+        self.env = dict(env or {})  # more FLASK_* settings of the app, e.g. FLASK_HOSTED=1
         self.threads = threads
         self.files_dir = Path(files_dir) if files_dir else None
         self.log_dir = Path(log_dir) if log_dir else Path(self.database).parent
@@ -87,7 +88,7 @@ class Server:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "waitress", f"--listen={HOST}:{self.port}", f"--threads={self.threads}",
                  "--call", factory],
-                cwd=ROOT, env=server_env(self.database, **extra), stdout=self._log, stderr=subprocess.STDOUT,
+                cwd=ROOT, env=server_env(self.database, **self.env, **extra), stdout=self._log, stderr=subprocess.STDOUT,
             )
             try:
                 self.wait_ready()

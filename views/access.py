@@ -97,7 +97,7 @@ def logout():
     return redirect(url_for("access.login") if passphrase() else home_url())
 
 
-@table_bp.route("/login", methods=["GET", "POST"])
+@table_bp.route("/login", methods=["GET", "POST"], endpoint="login")
 def login_table():
     """The same page and the same rate limit per address as the server's passphrase."""
     table = current_table()
