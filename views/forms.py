@@ -254,5 +254,5 @@ class StartTableForm(Form):
 
 
 class TablePassphraseForm(Form):
-    passphrase = StringField(_l("Passphrase for this table"), validators=[InputRequired(), Length(min=4, max=200)],
+    passphrase = StringField(_l("Passphrase"), validators=[InputRequired(), Length(min=4, max=200)],
                              render_kw={"type": "password", "autocomplete": "new-password"})
