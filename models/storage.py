@@ -717,8 +717,9 @@ def table_by_key(conn: sqlite3.Connection, key: str) -> Table:
 
 def tables_by_keys(conn: sqlite3.Connection, keys: list[str]) -> list[Table]:
     """The tables a browser remembers, in its order; keys no longer kept here drop out."""
-    found = {table.key: table for table in map(table_from, conn.execute(
-        f"SELECT * FROM play_table WHERE key IN ({','.join('?' * len(keys))})", keys))}  # nosec B608: marks only
+    marks = ",".join("?" * len(keys))  # only "?" placeholders are formatted in; the keys are bound parameters
+    rows = conn.execute(f"SELECT * FROM play_table WHERE key IN ({marks})", keys)  # nosec B608
+    found = {table.key: table for table in map(table_from, rows)}
     return [found[key] for key in keys if key in found]
 
 
