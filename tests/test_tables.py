@@ -308,20 +308,29 @@ def test_the_language_switch_and_the_join_page_stay_on_the_table(world):
 
 # ---- a home server ----------------------------------------------------------------
 
+THEN = "2026-01-02T20:00:00+00:00"
+
+
+def before_tables() -> tuple[str, ...]:
+    """The migrations before the one that made tables (0009): a file at that version is a home file of old."""
+    scripts = schema.migrations()
+    return scripts[:next(number for number, script in enumerate(scripts) if "CREATE TABLE play_table" in script)]
+
+
 def old_home_file(path) -> None:
-    """A home file as the code before tables left it (migrations 1..6), with a played match."""
+    """A home file as the code before tables left it, with a played match and a preset."""
     conn = storage.connect(str(path))
     with storage.immediate(conn):
-        for number, script in enumerate(schema.migrations()[:6], start=1):
+        for number, script in enumerate(before_tables(), start=1):
             for statement in schema.split_statements(script):
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {number}")
-        conn.execute("INSERT INTO player (name, created) VALUES ('Ana', '2026-01-02T20:00:00+00:00'), ('Ben', '2026-01-02T20:00:00+00:00')")
+        conn.execute("INSERT INTO player (name, created) VALUES ('Ana', ?), ('Ben', ?)", (THEN, THEN))
         conn.execute("""INSERT INTO match (player1_id, player2_id, format, rules, first_dealer, created, view_token)
-                        VALUES (1, 2, 'hollywood', '{}', 0, '2026-01-02T20:00:00+00:00', 'old-token')""")
+                        VALUES (1, 2, 'hollywood', '{}', 0, ?, 'old-token')""", (THEN,))
         conn.execute("""INSERT INTO hand (match_id, position, kind, knocker, knocker_deadwood, opponent_deadwood,
-                        created) VALUES (1, 1, 'knock', 0, 3, 20, '2026-01-02T20:00:00+00:00')""")
-        conn.execute("INSERT INTO preset (name, rules, created) VALUES ('Ours', '{}', '2026-01-02T20:00:00+00:00')")
+                        created) VALUES (1, 1, 'knock', 0, 3, 20, ?)""", (THEN,))
+        conn.execute("INSERT INTO preset (name, rules, created) VALUES ('Ours', '{}', ?)", (THEN,))
     conn.close()
 
 
