@@ -95,11 +95,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     serving.init_app(app)  # first of the request hooks: an untrusted Host is refused before any other runs
     db.init_app(app)
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
-    from views import access
+    from views import access, tables
 
+    tables.init_app(app)  # the table is found from the address before every before_request hook
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
     app.before_request(access.require_passphrase)
     app.jinja_env.globals["logout_offered"] = access.logout_offered
+    app.before_request(access.require_table_passphrase)
+    app.before_request(tables.remember_table)
     csrf.init_app(app)
     cli.register(app)
     register_views(app)
@@ -131,24 +134,26 @@ def announce_addresses(app: Flask) -> None:
 
 
 def register_views(app: Flask) -> None:
-    from views import access, cards, exports, hands, live, matches, players, preview, pwa, readonly
+    """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
+    from views import access, cards, exports, hands, live, matches, players, preview, pwa, readonly, tables
 
+    hosted = bool(app.config.get("HOSTED"))
+    prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
-    app.register_blueprint(matches.bp)
-    app.register_blueprint(hands.bp)
-    app.register_blueprint(exports.bp)
-    app.register_blueprint(readonly.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(live.bp)
+    for part in (matches, hands, exports, readonly, players, live, cards, preview):
+        app.register_blueprint(part.bp, url_prefix=prefix)
+    if hosted:
+        app.register_blueprint(tables.bp)
+        app.register_blueprint(access.table_bp, url_prefix=prefix)
     app.register_blueprint(pwa.bp)
-    app.register_blueprint(cards.bp)
-    app.register_blueprint(preview.bp)
     app.after_request(security_headers)
     from views.charts import plot
+    from views.common import current_table, home_url, hosted as is_hosted, in_table
     from views.qr import qr_svg, table_base_url, table_url
 
     app.after_request(pwa.cache_versioned_static)
-    app.jinja_env.globals.update(plot=plot, qr=qr_svg, table_url=table_url, table_base_url=table_base_url, asset=pwa.asset,
+    app.jinja_env.globals.update(current_table=current_table, home_url=home_url, hosted=is_hosted, in_table=in_table,
+                                 plot=plot, qr=qr_svg, table_url=table_url, table_base_url=table_base_url, asset=pwa.asset,
                                  icon_data_uri=pwa.icon_data_uri(app.static_folder))
 
 

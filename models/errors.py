@@ -150,6 +150,10 @@ class NoSuchMatch(NotFound):
     """A match (or a hand in it, or a player) that storage does not hold."""
 
 
+class NoSuchTable(NotFound):
+    """A table key this server does not hold: its pages answer 404, never another table's."""
+
+
 class StaleMatch(LedgerError):
     """Someone changed the match after this page was drawn: the change is refused, not merged."""
 

@@ -1,6 +1,10 @@
 """SQLite storage of players, matches and hands exactly as entered.
 
 Totals are never stored: every reader folds the hands with `score_sheet`.
+Every match, player and preset belongs to one table (the group that plays
+together); each function that reads or writes them takes the table's id as the
+required keyword `table`, and every query is limited to it, so a match id or a
+token of another table is simply not found here.
 Every read-then-write runs inside `BEGIN IMMEDIATE`, so two phones posting to
 one match are serialised by SQLite and neither hand is lost.
 """
@@ -22,7 +26,7 @@ from types import MappingProxyType
 
 from . import schema
 from .errors import (N_, DatabaseGone, HandAlreadySaved, MatchError, MatchNotOver, MatchOver, NoSuchMatch,  # noqa: F401
-                     Plural, PlayerProblem, SchemaTooNew, StaleMatch)
+                     NoSuchTable, Plural, PlayerProblem, SchemaTooNew, StaleMatch)
 from .hand import Hand
 from .ledger import Sheet, score_sheet
 from .match import MAX_HANDS, Match
@@ -123,16 +127,19 @@ class StoredMatch:
 
 # ---- players -----------------------------------------------------------------
 
-def player_id(conn: sqlite3.Connection, name: str) -> int:
-    """The player this name is (one person per name_key), added if new; the caller holds BEGIN IMMEDIATE."""
-    row = conn.execute("SELECT id FROM player WHERE name = ?", (name,)).fetchone() or same_player(conn, name)
+def player_id(conn: sqlite3.Connection, name: str, *, table: int) -> int:
+    """The player this name is within the table (one person per name_key), added if new; the caller
+    holds BEGIN IMMEDIATE. Another table's player of that name is someone else."""
+    row = conn.execute("SELECT id FROM player WHERE table_id = ? AND name = ?", (table, name)).fetchone() \
+        or same_player(conn, name, table=table)
     if row:
         return row["id"]
-    return conn.execute("INSERT INTO player (name, created) VALUES (?, ?)", (name, now())).lastrowid
+    return conn.execute("INSERT INTO player (table_id, name, created) VALUES (?, ?, ?)",
+                        (table, name, now())).lastrowid
 
 
-def same_player(conn: sqlite3.Connection, name: str, besides: int | None = None) -> sqlite3.Row | None:
-    """A kept player whose name is another spelling of `name` (other than player `besides`).
+def same_player(conn: sqlite3.Connection, name: str, *, table: int, besides: int | None = None) -> sqlite3.Row | None:
+    """A kept player of the table whose name is another spelling of `name` (other than player `besides`).
 
     Read in Python, not by a UNIQUE index: SQLite knows no NFC or case folding, and a
     file from before this rule may hold "Ana" and "ana" as two players, which only a
@@ -140,18 +147,19 @@ def same_player(conn: sqlite3.Connection, name: str, besides: int | None = None)
     cannot slip in at once; a table keeps hundreds of players, not millions.
     """
     key = name_key(name)
-    for row in conn.execute("SELECT * FROM player ORDER BY id"):
+    for row in conn.execute("SELECT * FROM player WHERE table_id = ? ORDER BY id", (table,)):
         if row["id"] != besides and name_key(row["name"]) == key:
             return row
     return None
 
 
-def player_names(conn: sqlite3.Connection) -> list[str]:
+def player_names(conn: sqlite3.Connection, *, table: int) -> list[str]:
     """Known players, most recently active first, for the new-match suggestions."""
     rows = conn.execute(
         """SELECT p.name FROM player p LEFT JOIN match m
            ON m.player1_id = p.id OR m.player2_id = p.id
-           GROUP BY p.id ORDER BY MAX(m.created) DESC, p.name"""
+           WHERE p.table_id = ?
+           GROUP BY p.id ORDER BY MAX(m.created) DESC, p.name""", (table,)
     ).fetchall()
     return [row["name"] for row in rows]
 
@@ -245,56 +253,63 @@ def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
     ).fetchall()
 
 
-def get_match(conn: sqlite3.Connection, match_id: int) -> StoredMatch:
-    row = conn.execute(MATCH_QUERY + " WHERE m.id = ?", (match_id,)).fetchone()
+def get_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> StoredMatch:
+    """Match ids count across the server: one of another table is NoSuchMatch here."""
+    row = conn.execute(MATCH_QUERY + " WHERE m.id = ? AND m.table_id = ?", (match_id, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id)
     return stored_match(row, hand_rows(conn, match_id))
 
 
-def get_match_by_token(conn: sqlite3.Connection, token: str) -> StoredMatch:
-    row = conn.execute(MATCH_QUERY + " WHERE m.view_token = ?", (token,)).fetchone()
+def get_match_by_token(conn: sqlite3.Connection, token: str, *, table: int) -> StoredMatch:
+    row = conn.execute(MATCH_QUERY + " WHERE m.view_token = ? AND m.table_id = ?", (token, table)).fetchone()
     if row is None:
         raise NoSuchMatch(token)
     return stored_match(row, hand_rows(conn, row["id"]))
 
 
 def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50,
-                 cache: MatchCache | None = None) -> list[StoredMatch]:
+                 cache: MatchCache | None = None, *, table: int) -> list[StoredMatch]:
     """In-progress or finished matches, newest first; the abandoned ones are set aside (`abandoned_matches`)."""
     where = "m.finished IS NOT NULL" if finished else "m.finished IS NULL"
     order = "m.finished DESC" if finished else "m.created DESC"
-    return matches_where(conn, where + " AND m.abandoned IS NULL", (), order, limit, cache)
+    return matches_where(conn, where + " AND m.abandoned IS NULL", (), order, limit, cache, table=table)
 
 
 def abandoned_matches(conn: sqlite3.Connection, limit: int = 50,
-                      cache: MatchCache | None = None) -> list[StoredMatch]:
+                      cache: MatchCache | None = None, *, table: int) -> list[StoredMatch]:
     """The matches the players set aside, the latest set aside first, for the home page's folded list."""
-    return matches_where(conn, "m.abandoned IS NOT NULL", (), "m.abandoned DESC", limit, cache)
+    return matches_where(conn, "m.abandoned IS NOT NULL", (), "m.abandoned DESC", limit, cache, table=table)
 
 
-def count_abandoned(conn: sqlite3.Connection) -> int:
-    return conn.execute("SELECT COUNT(*) FROM match WHERE abandoned IS NOT NULL").fetchone()[0]
+def count_abandoned(conn: sqlite3.Connection, *, table: int) -> int:
+    return conn.execute("SELECT COUNT(*) FROM match WHERE abandoned IS NOT NULL AND table_id = ?",
+                        (table,)).fetchone()[0]
 
 
 def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
-               cache: MatchCache | None = None) -> list[StoredMatch]:
+               cache: MatchCache | None = None, *, table: int) -> list[StoredMatch]:
     """A player's matches (or a pair's), oldest first, for records and head-to-head."""
     where = "(p1.name = ? OR p2.name = ?)"
     params: tuple = (name, name)
     if other is not None:
         where += " AND (p1.name = ? OR p2.name = ?)"
         params += (other, other)
-    return matches_where(conn, where, params, "m.created ASC", -1, cache)
+    return matches_where(conn, where, params, "m.created ASC", -1, cache, table=table)
+
+
+EVERY_TABLE = None  # only the `finished` index, which is the server's, reads across tables
 
 
 def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int,
-                  cache: MatchCache | None = None) -> list[StoredMatch]:
+                  cache: MatchCache | None = None, *, table: int | None) -> list[StoredMatch]:
     """Matches with their hands; only those not already in the app's `cache` read their hands.
 
     `where` and `order` are constant fragments written in this module; every
-    value is a bound parameter.
+    value is a bound parameter. `table` has no default: EVERY_TABLE must be said.
     """
+    if table is not EVERY_TABLE:
+        where, params = f"m.table_id = ? AND ({where})", (table,) + params
     query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
     rows = conn.execute(query, params + (limit,)).fetchall()
     found = {row["id"]: cache.get(row) if cache is not None else None for row in rows}
@@ -330,25 +345,25 @@ def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Ha
 
 
 def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = None,
-                 name: str | None = None) -> int:
+                 name: str | None = None, *, table: int) -> int:
     """Store a new match (and, for an import, its hands) after the engine accepted it."""
     sheet = score_sheet(match)
     with immediate(conn):
-        match_id = insert_match(conn, match, sheet.finished, stake, name)
+        match_id = insert_match(conn, match, sheet.finished, stake, name, table=table)
         for position, hand in enumerate(match.hands, start=1):
             insert_hand(conn, match_id, position, hand, match.players)
     return match_id
 
 
 def insert_match(conn: sqlite3.Connection, match: Match, finished: bool, stake: Stake | None,
-                 name: str | None = None, rematch_of: int | None = None) -> int:
+                 name: str | None = None, rematch_of: int | None = None, *, table: int) -> int:
     """The match row alone; the caller holds BEGIN IMMEDIATE."""
-    ids = [player_id(conn, player) for player in match.players]
+    ids = [player_id(conn, player, table=table) for player in match.players]
     return conn.execute(
-        """INSERT INTO match (player1_id, player2_id, format, rules, first_dealer, created, finished,
+        """INSERT INTO match (table_id, player1_id, player2_id, format, rules, first_dealer, created, finished,
                               view_token, stake, currency, name, rematch_of)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        (ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        (table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
          match.players.index(match.dealer), now(), now() if finished else None,
          secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
          stake.currency if stake else None, name or None, rematch_of),
@@ -362,7 +377,7 @@ class Rematch:
     created: bool  # False: someone (this phone or the other) had already started it
 
 
-def create_rematch(conn: sqlite3.Connection, match_id: int) -> Rematch:
+def create_rematch(conn: sqlite3.Connection, match_id: int, *, table: int) -> Rematch:
     """The one rematch of a finished match: the first tap makes it, every later tap (either phone's) finds it.
 
     Looking and inserting happen under one write lock, so two phones tapping at
@@ -370,15 +385,15 @@ def create_rematch(conn: sqlite3.Connection, match_id: int) -> Rematch:
     The finished match's version is bumped, so a phone following it sees the link to the rematch.
     """
     with immediate(conn):
-        old = get_match(conn, match_id)
+        old = get_match(conn, match_id, table=table)
         if old.rematch is not None:
-            return Rematch(old.rematch, get_match(conn, old.rematch).match, created=False)
+            return Rematch(old.rematch, get_match(conn, old.rematch, table=table).match, created=False)
         sheet = old.sheet()
         if not sheet.finished:
             raise MatchNotOver(N_("This match is still being played."))
         match = Match(players=old.match.players, format=old.match.format,
                       first_dealer=sheet.next_dealer, rules=old.match.rules)
-        new_id = insert_match(conn, match, False, old.stake, rematch_of=match_id)
+        new_id = insert_match(conn, match, False, old.stake, rematch_of=match_id, table=table)
         bump_version(conn, match_id)
     return Rematch(new_id, match, created=True)
 
@@ -388,28 +403,28 @@ def bump_version(conn: sqlite3.Connection, match_id: int) -> None:
     conn.execute("UPDATE match SET version = version + 1 WHERE id = ?", (match_id,))
 
 
-def set_match_fact(conn: sqlite3.Connection, match_id: int, column: str, value: str | None) -> None:
+def set_match_fact(conn: sqlite3.Connection, match_id: int, column: str, value: str | None, *, table: int) -> None:
     """Store one thing the players decided about a whole match (its name, or that it is abandoned)."""
     if column not in ("name", "abandoned"):
         raise ValueError(column)
     with immediate(conn):
-        get_match(conn, match_id)  # NoSuchMatch before anything is written
+        get_match(conn, match_id, table=table)  # NoSuchMatch before anything is written
         # The column is one of the two names checked above; the values are bound parameters.
-        conn.execute(f"UPDATE match SET {column} = ?, version = version + 1 WHERE id = ?",  # nosec B608
-                     (value, match_id))
+        conn.execute(f"UPDATE match SET {column} = ?, version = version + 1 WHERE id = ? AND table_id = ?",  # nosec B608
+                     (value, match_id, table))
 
 
-def name_match(conn: sqlite3.Connection, match_id: int, name: str | None) -> None:
+def name_match(conn: sqlite3.Connection, match_id: int, name: str | None, *, table: int) -> None:
     """An empty name takes the name away: the match is listed by its players again."""
-    set_match_fact(conn, match_id, "name", (name or "").strip() or None)
+    set_match_fact(conn, match_id, "name", (name or "").strip() or None, table=table)
 
 
-def abandon_match(conn: sqlite3.Connection, match_id: int) -> None:
-    set_match_fact(conn, match_id, "abandoned", now())
+def abandon_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> None:
+    set_match_fact(conn, match_id, "abandoned", now(), table=table)
 
 
-def reopen_match(conn: sqlite3.Connection, match_id: int) -> None:
-    set_match_fact(conn, match_id, "abandoned", None)
+def reopen_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> None:
+    set_match_fact(conn, match_id, "abandoned", None, table=table)
 
 
 def record_change(conn: sqlite3.Connection, match_id: int, match: Match) -> Sheet:
@@ -467,7 +482,7 @@ def rebuild_finished(conn: sqlite3.Connection) -> int:
     old row. A match the engine now refuses keeps its index: its page says why.
     """
     corrected = 0
-    for stored in matches_where(conn, "1", (), "m.id", -1):
+    for stored in matches_where(conn, "1", (), "m.id", -1, table=EVERY_TABLE):
         try:
             over = stored.sheet().finished
         except MatchError:
@@ -510,7 +525,7 @@ OVER = N_("this match is over: start a rematch for more hands")
 
 
 def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None,
-             expected: int | None = None) -> Saved:
+             expected: int | None = None, *, table: int) -> Saved:
     """Append a hand as hand `expected` (the number the page entered, when it says one).
 
     A repeated submission of the same form stores nothing (checked first, so a retried
@@ -519,7 +534,7 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
     """
     key = submission_key(form_id, hand)
     with immediate(conn):
-        current = get_match(conn, match_id)
+        current = get_match(conn, match_id, table=table)
         if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
             return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version)
         check_expected(current, expected)
@@ -538,9 +553,10 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
     return Saved(len(match.hands), sheet, version=version)
 
 
-def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int) -> tuple[StoredMatch, list]:
+def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int, *,
+                    table: int) -> tuple[StoredMatch, list]:
     """A change must name the version it was drawn at: None (unread, missing) is as stale as an old one."""
-    current = get_match(conn, match_id)
+    current = get_match(conn, match_id, table=table)
     if version != current.version:
         raise StaleMatch(match_id)
     rows = hand_rows(conn, match_id)
@@ -550,10 +566,10 @@ def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None
 
 
 def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand,
-                 version: int | None) -> Saved:
+                 version: int | None, *, table: int) -> Saved:
     """Edit hand `number` (1-based); everything after it is recomputed."""
     with immediate(conn):
-        current, rows = checked_current(conn, match_id, version, number)
+        current, rows = checked_current(conn, match_id, version, number, table=table)
         hands = list(current.match.hands)
         hands[number - 1] = hand
         match = current.match.with_hands(hands)
@@ -566,10 +582,11 @@ def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Han
     return Saved(number, sheet)
 
 
-def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: int | None) -> Saved:
+def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: int | None, *,
+                table: int) -> Saved:
     """Delete hand `number`; the hands after it move up one."""
     with immediate(conn):
-        current, rows = checked_current(conn, match_id, version, number)
+        current, rows = checked_current(conn, match_id, version, number, table=table)
         hands = list(current.match.hands)
         del hands[number - 1]
         sheet = record_change(conn, match_id, current.match.with_hands(hands))
@@ -593,51 +610,53 @@ def backup(source_path: str, target_path: str) -> int:
 
 # ---- a table's own rule presets ------------------------------------------------
 
-def saved_presets(conn: sqlite3.Connection) -> dict[str, Rules]:
-    rows = conn.execute("SELECT name, rules FROM preset ORDER BY name").fetchall()
+def saved_presets(conn: sqlite3.Connection, *, table: int) -> dict[str, Rules]:
+    rows = conn.execute("SELECT name, rules FROM preset WHERE table_id = ? ORDER BY name", (table,)).fetchall()
     return {row["name"]: rules_from(json.loads(row["rules"])) for row in rows}
 
 
-def save_preset(conn: sqlite3.Connection, name: str, rules: Rules) -> None:
+def save_preset(conn: sqlite3.Connection, name: str, rules: Rules, *, table: int) -> None:
     """Saving under a name that exists replaces that preset's rules."""
     with immediate(conn):
         conn.execute(
-            """INSERT INTO preset (name, rules, created) VALUES (?, ?, ?)
-               ON CONFLICT(name) DO UPDATE SET rules = excluded.rules""",
-            (name, json.dumps(rules.to_dict()), now()),
+            """INSERT INTO preset (table_id, name, rules, created) VALUES (?, ?, ?, ?)
+               ON CONFLICT(table_id, name) DO UPDATE SET rules = excluded.rules""",
+            (table, name, json.dumps(rules.to_dict()), now()),
         )
 
 
 # ---- players over time ---------------------------------------------------------
 
-def players_summary(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+def players_summary(conn: sqlite3.Connection, *, table: int) -> list[sqlite3.Row]:
     return conn.execute(
         """SELECT p.id, p.name, COUNT(m.id) AS matches FROM player p
            LEFT JOIN match m ON m.player1_id = p.id OR m.player2_id = p.id
-           GROUP BY p.id ORDER BY p.name COLLATE NOCASE"""
+           WHERE p.table_id = ?
+           GROUP BY p.id ORDER BY p.name COLLATE NOCASE""", (table,)
     ).fetchall()
 
 
-def player_named(conn: sqlite3.Connection, name: str) -> sqlite3.Row | None:
-    """The player spelt exactly so, else the one this name is another spelling of ("ANA" finds Ana)."""
-    return conn.execute("SELECT * FROM player WHERE name = ?", (name,)).fetchone() or same_player(conn, name)
+def player_named(conn: sqlite3.Connection, name: str, *, table: int) -> sqlite3.Row | None:
+    """The table's player spelt exactly so, else the one this name is another spelling of ("ANA" finds Ana)."""
+    return conn.execute("SELECT * FROM player WHERE table_id = ? AND name = ?", (table, name)).fetchone() \
+        or same_player(conn, name, table=table)
 
 
-def rename_player(conn: sqlite3.Connection, old: str, new: str) -> None:
+def rename_player(conn: sqlite3.Connection, old: str, new: str, *, table: int) -> None:
     """Hands keep seats, not names, so a rename changes every match at once."""
     with immediate(conn):
-        if player_named(conn, old) is None:
+        if player_named(conn, old, table=table) is None:
             raise NoSuchMatch(old)
-        other = same_player(conn, new, besides=player_named(conn, old)["id"])
+        other = same_player(conn, new, table=table, besides=player_named(conn, old, table=table)["id"])
         if other is not None:
             raise PlayerProblem(N_("{name} already exists: merge the two instead"), name=other["name"])
-        conn.execute("UPDATE player SET name = ? WHERE name = ?", (new, old))
+        conn.execute("UPDATE player SET name = ? WHERE table_id = ? AND name = ?", (new, table, old))
 
 
-def merge_players(conn: sqlite3.Connection, keep: str, drop: str) -> int:
+def merge_players(conn: sqlite3.Connection, keep: str, drop: str, *, table: int) -> int:
     """Two spellings of one person become one; returns how many matches moved."""
     with immediate(conn):
-        kept, dropped = player_named(conn, keep), player_named(conn, drop)
+        kept, dropped = player_named(conn, keep, table=table), player_named(conn, drop, table=table)
         if kept is None or dropped is None:
             raise NoSuchMatch(keep if kept is None else drop)
         if kept["id"] == dropped["id"]:
@@ -659,10 +678,10 @@ def merge_players(conn: sqlite3.Connection, keep: str, drop: str) -> int:
     return moved
 
 
-def delete_player(conn: sqlite3.Connection, name: str) -> None:
+def delete_player(conn: sqlite3.Connection, name: str, *, table: int) -> None:
     """Only a player with no matches can go; the foreign keys would refuse anyway."""
     with immediate(conn):
-        row = player_named(conn, name)
+        row = player_named(conn, name, table=table)
         if row is None:
             raise NoSuchMatch(name)
         count = conn.execute("SELECT COUNT(*) FROM match WHERE player1_id = ? OR player2_id = ?",
@@ -673,19 +692,77 @@ def delete_player(conn: sqlite3.Connection, name: str) -> None:
         conn.execute("DELETE FROM player WHERE id = ?", (row["id"],))
 
 
-def player_by_id(conn: sqlite3.Connection, player_id: int) -> sqlite3.Row:
-    row = conn.execute("SELECT * FROM player WHERE id = ?", (player_id,)).fetchone()
+def player_by_id(conn: sqlite3.Connection, player_id: int, *, table: int) -> sqlite3.Row:
+    row = conn.execute("SELECT * FROM player WHERE id = ? AND table_id = ?", (player_id, table)).fetchone()
     if row is None:
         raise NoSuchMatch(player_id)
     return row
 
 
-def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: str | None = None) -> tuple[int, int]:
+def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: str | None = None, *,
+                  table: int) -> tuple[int, int]:
     """(id, version) without loading hands: what a following phone asks every second or two."""
     if token is not None:
-        row = conn.execute("SELECT id, version FROM match WHERE view_token = ?", (token,)).fetchone()
+        row = conn.execute("SELECT id, version FROM match WHERE view_token = ? AND table_id = ?",
+                           (token, table)).fetchone()
     else:
-        row = conn.execute("SELECT id, version FROM match WHERE id = ?", (match_id,)).fetchone()
+        row = conn.execute("SELECT id, version FROM match WHERE id = ? AND table_id = ?",
+                           (match_id, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id or token)
     return row["id"], row["version"]
+
+
+# ---- tables ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    """The group that plays together; its key is its address (/t/<key>/) and the only way in."""
+
+    id: int
+    key: str
+    name: str
+    passphrase_hash: str | None
+    home: bool
+
+
+def table_from(row: sqlite3.Row) -> Table:
+    return Table(row["id"], row["key"], row["name"], row["passphrase_hash"], bool(row["home"]))
+
+
+def new_table_key() -> str:
+    """192 random bits, URL-safe: the address is the secret, so it must not be guessed."""
+    return secrets.token_urlsafe(24)
+
+
+def create_table(conn: sqlite3.Connection, name: str) -> Table:
+    with immediate(conn):
+        key = new_table_key()
+        table_id = conn.execute("INSERT INTO play_table (key, name, created) VALUES (?, ?, ?)",
+                                (key, name, now())).lastrowid
+    return Table(table_id, key, name, None, False)
+
+
+def table_by_key(conn: sqlite3.Connection, key: str) -> Table:
+    row = conn.execute("SELECT * FROM play_table WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        raise NoSuchTable("table")  # the key itself is a secret: it goes into no message
+    return table_from(row)
+
+
+def tables_by_keys(conn: sqlite3.Connection, keys: list[str]) -> list[Table]:
+    """The tables a browser remembers, in its order; keys no longer kept here drop out."""
+    marks = ",".join("?" * len(keys))  # only "?" placeholders are formatted in; the keys are bound parameters
+    rows = conn.execute(f"SELECT * FROM play_table WHERE key IN ({marks})", keys)  # nosec B608
+    found = {table.key: table for table in map(table_from, rows)}
+    return [found[key] for key in keys if key in found]
+
+
+def home_table(conn: sqlite3.Connection) -> Table:
+    """The one table of a home server (made by the migration for every file)."""
+    return table_from(conn.execute("SELECT * FROM play_table WHERE home = 1").fetchone())
+
+
+def set_table_passphrase(conn: sqlite3.Connection, passphrase_hash: str | None, *, table: int) -> None:
+    with immediate(conn):
+        conn.execute("UPDATE play_table SET passphrase_hash = ? WHERE id = ?", (passphrase_hash, table))

@@ -12,6 +12,8 @@ from models.hand import Hand
 from models.match_cache import MatchCache
 from models.matchfile import match_from_document
 
+HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
+
 
 def make_app(tmp_path, name, **config):
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{name}.sqlite"), "SECRET_KEY": "k", **config})
@@ -50,8 +52,8 @@ def test_a_sheet_from_the_cache_cannot_be_changed(ledger):
     cache = MatchCache(caches.MB)
     doc = case("full-hollywood-match")
     doc["hands"][0]["cards"] = {"knocker": ["AS", "2S", "3S"], "defender": ["KH"]}
-    storage.create_match(ledger, match_from_document(doc))
-    storage.list_matches(ledger, finished=True, cache=cache)
+    storage.create_match(ledger, match_from_document(doc), table=HOME)
+    storage.list_matches(ledger, finished=True, cache=cache, table=HOME)
     stored = cache.get(rows(ledger)[0])
     assert stored is not None
     sheet = stored.sheet()
@@ -75,18 +77,18 @@ def test_a_sheet_from_the_cache_cannot_be_changed(ledger):
     for attempt in attempts:
         with pytest.raises((TypeError, AttributeError, dataclasses.FrozenInstanceError)):
             attempt()
-    again = storage.list_matches(ledger, finished=True, cache=cache)[0]
+    again = storage.list_matches(ledger, finished=True, cache=cache, table=HOME)[0]
     assert again is stored
-    assert again.sheet().to_dict() == storage.get_match(ledger, stored.id).sheet().to_dict()
+    assert again.sheet().to_dict() == storage.get_match(ledger, stored.id, table=HOME).sheet().to_dict()
 
 
 def test_the_cache_stays_under_its_byte_bound_when_filled_past_it(ledger):
     match = match_from_document(case("full-hollywood-match"))
     for _ in range(12):
-        storage.create_match(ledger, match)
-    one = approximate_size(storage.get_match(ledger, 1).sheet())
+        storage.create_match(ledger, match, table=HOME)
+    one = approximate_size(storage.get_match(ledger, 1, table=HOME).sheet())
     cache = MatchCache(4 * one)
-    listed = storage.list_matches(ledger, finished=True, limit=-1, cache=cache)
+    listed = storage.list_matches(ledger, finished=True, limit=-1, cache=cache, table=HOME)
     assert len(listed) == 12
     assert 0 < cache.entries.bytes <= 4 * one
     assert 1 <= len(cache.entries) < 12
@@ -125,19 +127,19 @@ def test_a_stale_entry_is_never_returned_after_a_write(ledger):
     doc = case("full-hollywood-match")
     hands = doc["hands"]
     doc["hands"] = hands[:3]
-    match_id = storage.create_match(ledger, match_from_document(doc))
-    before = storage.list_matches(ledger, finished=False, cache=cache)[0]
+    match_id = storage.create_match(ledger, match_from_document(doc), table=HOME)
+    before = storage.list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
     old_row = rows(ledger)[0]
     assert cache.get(old_row) is before and len(before.match.hands) == 3
     full = match_from_document({**doc, "hands": hands})
-    storage.add_hand(ledger, match_id, full.hands[3])
+    storage.add_hand(ledger, match_id, full.hands[3], table=HOME)
     assert cache.get(old_row) is before  # the old stamp still names the old match...
     assert cache.get(rows(ledger)[0]) is None  # ...but the row as it is now never finds it
-    after = storage.list_matches(ledger, finished=False, cache=cache)[0]
+    after = storage.list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
     assert len(after.match.hands) == 4 and after.version == before.version + 1
     assert cache.get(old_row) is None  # replaced, not kept beside the new one
-    storage.rename_player(ledger, "Ana", "Anna")
-    renamed = storage.list_matches(ledger, finished=False, cache=cache)[0]
+    storage.rename_player(ledger, "Ana", "Anna", table=HOME)
+    renamed = storage.list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
     assert renamed.match.players[0] == "Anna" and renamed.sheet().lines[0].dealer in ("Anna", "Ben")
 
 
@@ -153,7 +155,7 @@ def test_the_web_pages_follow_a_write_through_the_cache(tmp_path):
     page = client.get("/").get_data(as_text=True)
     assert "Zed" in page
     assert app_caches(app).matches.entries.get(storage.get_match(storage.connect(str(tmp_path / "web.sqlite")),
-                                                                 match_id).view_token)[1].match.players[0] == "Zed"
+                                                                 match_id, table=HOME).view_token)[1].match.players[0] == "Zed"
 
 
 def test_the_byte_bounds_come_from_the_config(tmp_path):

@@ -15,6 +15,8 @@ from models.hand import Hand, most_points
 from models.matchfile import load_match
 from models.rules import Rules
 
+HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
+
 
 def page_of(client, match_id: int) -> str:
     return client.get(f"/matches/{match_id}").get_data(as_text=True)
@@ -95,14 +97,14 @@ def test_storage_checks_the_hand_number_inside_its_transaction(app):
     with app.app_context():
         from views.db import get_db
         conn = get_db()
-        match_id = storage.create_match(conn, load_match('{"players": ["Ana", "Ben"], "hands": []}'))
+        match_id = storage.create_match(conn, load_match('{"players": ["Ana", "Ben"], "hands": []}'), table=HOME)
         hand = Hand("points", winner="Ana", points=10)
-        storage.add_hand(conn, match_id, hand, "a", expected=1)
+        storage.add_hand(conn, match_id, hand, "a", expected=1, table=HOME)
         with pytest.raises(HandAlreadySaved) as raised:
-            storage.add_hand(conn, match_id, Hand("points", winner="Ben", points=5), "b", expected=1)
+            storage.add_hand(conn, match_id, Hand("points", winner="Ben", points=5), "b", expected=1, table=HOME)
         assert isinstance(raised.value, LedgerError) and raised.value.line.outcome.winner == "Ana"
-        assert len(storage.get_match(conn, match_id).match.hands) == 1
-        assert storage.add_hand(conn, match_id, hand, "a", expected=1).duplicate
+        assert len(storage.get_match(conn, match_id, table=HOME).match.hands) == 1
+        assert storage.add_hand(conn, match_id, hand, "a", expected=1, table=HOME).duplicate
 
 
 # ---- points above what one hand can score ----

@@ -9,6 +9,8 @@ import pytest
 from app import create_app
 from models import schema, storage
 
+HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
+
 # The schema exactly as the Python strings of models/schema.py had it before the
 # migrations became .sql files: what every existing database file was made from.
 OLD_MIGRATIONS = (
@@ -127,18 +129,26 @@ def test_the_sql_files_make_the_schema_the_old_strings_made(tmp_path):
     assert ("table", "hand") in tables(new)
 
 
+TABLES_OBJECTS = {"play_table", "play_table_one_home", "sqlite_autoindex_play_table_1", "match_table",
+                  "match_needs_table", "match_keeps_table"}  # what migration 0008 (tables) adds
+
+
 def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
     old, fresh = tmp_path / "old.sqlite", tmp_path / "fresh.sqlite"
     old_file(old, len(OLD_MIGRATIONS))
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
-    added = {"engine", "match_rematch_of", "login", "login_made_at"}  # 0005 the engine; 0006 rematches; 0007 logins
+    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS  # 0005 to 0008
     assert {name for _, name in later} == added
-    # 0006 only adds columns to match: the old ones are still there, in their order.
-    assert tables(fresh, exclude=added | {"match"}) == tables(old, exclude={"match"})
+    # 0006 adds columns to match, 0008 one more; 0008 rebuilds player and preset with a table each.
+    rebuilt = {"match", "player", "preset"}
+    assert tables(fresh, exclude=added | rebuilt) == tables(old, exclude=rebuilt)
     old_match, new_match = tables(old)[("table", "match")], tables(fresh)[("table", "match")]
     assert new_match == old_match.replace(
-        "currency TEXT,", "currency TEXT, name TEXT, abandoned TEXT, rematch_of INTEGER REFERENCES match(id),")
+        "currency TEXT,", "currency TEXT, name TEXT, abandoned TEXT, rematch_of INTEGER REFERENCES match(id),"
+        " table_id INTEGER REFERENCES play_table(id),")
+    for name in ("player", "preset"):
+        assert "UNIQUE (table_id, name)" in tables(fresh)[("table", name)]
     assert sqlite3.connect(fresh).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
 
 
@@ -157,8 +167,8 @@ def test_a_file_at_version_2_from_the_old_code_upgrades_in_place(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
     assert [row[0] for row in conn.execute("SELECT name FROM player ORDER BY id")] == ["Ana", "Ben"]
     assert conn.execute("SELECT address FROM login_failure").fetchone()[0] == "10.0.0.9"
-    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-5:] == [
-        "stake", "currency", "name", "abandoned", "rematch_of"]
+    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-6:] == [
+        "stake", "currency", "name", "abandoned", "rematch_of", "table_id"]
     assert app.test_client().get("/").status_code == 200
 
 
@@ -249,7 +259,7 @@ def test_the_transaction_checks_the_version_again(tmp_path):
 # ---- the `finished` index -------------------------------------------------------------
 
 def stored_matches(conn):
-    return storage.matches_where(conn, "1", (), "m.id", -1)
+    return storage.matches_where(conn, "1", (), "m.id", -1, table=storage.EVERY_TABLE)
 
 
 def assert_index_is_the_fold(conn):
@@ -273,22 +283,24 @@ def full_match():
 
 def test_every_write_path_keeps_the_index_equal_to_the_fold(ledger):
     full = full_match()
-    played = storage.create_match(ledger, full.with_hands(full.hands[:-1]))
-    imported = storage.create_match(ledger, full)  # an import arrives finished
+    played = storage.create_match(ledger, full.with_hands(full.hands[:-1]), table=HOME)
+    imported = storage.create_match(ledger, full, table=HOME)  # an import arrives finished
     assert_index_is_the_fold(ledger)
-    storage.add_hand(ledger, played, full.hands[-1])  # the closing hand
-    assert storage.get_match(ledger, played).finished is not None
+    storage.add_hand(ledger, played, full.hands[-1], table=HOME)  # the closing hand
+    assert storage.get_match(ledger, played, table=HOME).finished is not None
     assert_index_is_the_fold(ledger)
-    storage.delete_hand(ledger, played, len(full.hands), storage.get_match(ledger, played).version)  # undo the closing hand
-    assert storage.get_match(ledger, played).finished is None
+    storage.delete_hand(ledger, played, len(full.hands), storage.get_match(ledger, played, table=HOME).version,
+                        table=HOME)  # undo the closing hand
+    assert storage.get_match(ledger, played, table=HOME).finished is None
     assert_index_is_the_fold(ledger)
-    storage.replace_hand(ledger, imported, 1, full.hands[0], storage.get_match(ledger, imported).version)
+    storage.replace_hand(ledger, imported, 1, full.hands[0], storage.get_match(ledger, imported, table=HOME).version,
+                         table=HOME)
     assert_index_is_the_fold(ledger)
     with pytest.raises(storage.MatchOver):
-        storage.add_hand(ledger, imported, full.hands[0])
+        storage.add_hand(ledger, imported, full.hands[0], table=HOME)
     assert_index_is_the_fold(ledger)
-    finished = [m.id for m in storage.list_matches(ledger, finished=True)]
-    playing = [m.id for m in storage.list_matches(ledger, finished=False)]
+    finished = [m.id for m in storage.list_matches(ledger, finished=True, table=HOME)]
+    playing = [m.id for m in storage.list_matches(ledger, finished=False, table=HOME)]
     assert (finished, playing) == ([imported], [played])
 
 
@@ -296,20 +308,20 @@ def test_an_index_made_wrong_is_corrected_when_the_engine_changes(tmp_path):
     path = tmp_path / "ledger.sqlite"
     conn = storage.open_ledger(str(path))
     full = full_match()
-    over = storage.create_match(conn, full)
-    playing = storage.create_match(conn, full.with_hands(full.hands[:4]))
+    over = storage.create_match(conn, full, table=HOME)
+    playing = storage.create_match(conn, full.with_hands(full.hands[:4]), table=HOME)
     conn.execute("UPDATE match SET finished = CASE id WHEN ? THEN NULL ELSE '2020-01-01T00:00:00+00:00' END",
                  (over,))
     versions = {m.id: m.version for m in stored_matches(conn)}
     assert storage.refresh_finished(conn) is None  # the same engine: the index is trusted, nothing read
-    assert storage.get_match(conn, over).finished is None
+    assert storage.get_match(conn, over, table=HOME).finished is None
     conn.execute("UPDATE engine SET fingerprint = 'an older engine'")
     conn.close()
     app = new_app(path)  # the start notices the other engine and rebuilds
     conn = storage.connect(str(path))
     assert_index_is_the_fold(conn)
     last_hand = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ?", (over,)).fetchone()[0]
-    assert storage.get_match(conn, over).finished == last_hand
+    assert storage.get_match(conn, over, table=HOME).finished == last_hand
     assert {m.id: m.version for m in stored_matches(conn)} == {over: versions[over] + 1,
                                                               playing: versions[playing] + 1}
     assert conn.execute("SELECT fingerprint FROM engine").fetchone()[0] == storage.engine_fingerprint()
@@ -332,7 +344,7 @@ def test_what_the_rebuild_costs_for_a_thousand_matches(ledger, record_property):
     full = full_match()
     ledger.execute("PRAGMA synchronous = OFF")  # only to make the thousand quickly
     for number in range(1000):
-        storage.create_match(ledger, full if number % 2 else full.with_hands(full.hands[:number % 12]))
+        storage.create_match(ledger, full if number % 2 else full.with_hands(full.hands[:number % 12]), table=HOME)
     ledger.execute("UPDATE match SET finished = NULL")
     ledger.execute("UPDATE engine SET fingerprint = 'an older engine'")
     started = time.perf_counter()

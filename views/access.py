@@ -4,16 +4,22 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable
+from dataclasses import replace
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from .db import get_db
-from .forms import LoginForm
+from .forms import LoginForm, TablePassphraseForm
 from .targets import safe_path
-from models import logins, throttle
+from models import logins, storage, throttle
+
+from .common import current_table, home_url
 
 bp = Blueprint("access", __name__)
+table_bp = Blueprint("table_access", __name__)  # a hosted table's own login and passphrase, under its prefix
+TABLE_LOGIN = "table_access.login"
 
 # The spectator's link is open: the match's sheet, its live fragment and its big screen, all read-only.
 SPECTATOR_ENDPOINTS = {"readonly.view", "live.view_live", "live.big_view"}
@@ -93,25 +99,52 @@ def start_session(scope: str) -> None:
     session.permanent = True  # the cookie and the row both last PERMANENT_SESSION_LIFETIME: 30 days
 
 
+def table_tag(table: storage.Table) -> str:
+    """What a session keeps for a table it unlocked: a new passphrase makes a new tag, and asks again."""
+    return hashlib.sha256(table.passphrase_hash.encode()).hexdigest()[:16]
+
+
+def require_table_passphrase():
+    """Runs before every request after the table is known: a table with its own passphrase
+    opens only to a browser that gave it (the server's passphrase, if any, was asked first)."""
+    table = g.get("table")
+    if table is None or not table.passphrase_hash or request.endpoint in OPEN_ENDPOINTS | {TABLE_LOGIN}:
+        return None
+    if session.get("unlocked", {}).get(table.key) == table_tag(table):
+        return None
+    return redirect(url_for(TABLE_LOGIN, next=request.full_path if request.method == "GET" else None))
+
+
+def unlock_table(table: storage.Table) -> None:
+    unlocked = {key: tag for key, tag in session.get("unlocked", {}).items() if key != table.key}
+    session["unlocked"] = dict(list(unlocked.items())[-19:] + [(table.key, table_tag(table))])
+    session.permanent = True
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if not passphrase():
-        return redirect(url_for("matches.home"))
+        return redirect(home_url())
     form = LoginForm()
-    address = request.remote_addr or "unknown"
-    if form.validate_on_submit():
-        correct = hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode())
-        outcome = throttle.attempt(get_db(), address, correct)
-        if outcome is throttle.BLOCKED:
-            form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
-            return render_template("login.html", form=form), 429
-        if outcome is throttle.PASSED:
-            start_session(SERVER)
-            flash(gettext("Welcome to the table."))
-            return redirect(safe_path(request.args.get("next"), url_for("matches.home")))
-        form.passphrase.errors.append(gettext("That is not the passphrase."))
-        return render_template("login.html", form=form), 403
-    return render_template("login.html", form=form), 400 if request.method == "POST" else 200
+    if not form.validate_on_submit():
+        return render_template("login.html", form=form), 400 if request.method == "POST" else 200
+    correct = hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode())
+    return answer_attempt(form, correct, lambda: start_session(SERVER))
+
+
+def answer_attempt(form: LoginForm, correct: bool, let_in: Callable[[], None]):
+    """One rate limit for the server's passphrase and every table's: checked and counted in one
+    transaction per client address; the right passphrase from an address that was not failing passes."""
+    outcome = throttle.attempt(get_db(), request.remote_addr or "unknown", correct)
+    if outcome is throttle.BLOCKED:
+        form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
+        return render_template("login.html", form=form), 429
+    if outcome is throttle.PASSED:
+        let_in()
+        flash(gettext("Welcome to the table."))
+        return redirect(safe_path(request.args.get("next"), home_url()))
+    form.passphrase.errors.append(gettext("That is not the passphrase."))
+    return render_template("login.html", form=form), 403
 
 
 @bp.post("/logout")
@@ -124,4 +157,38 @@ def logout():
     session.clear()
     if language:  # leaving the table does not change the language
         session["lang"] = language
-    return redirect(url_for("access.login") if passphrase() else url_for("matches.home"))
+    return redirect(url_for("access.login") if passphrase() else home_url())
+
+
+@table_bp.route("/login", methods=["GET", "POST"], endpoint="login")
+def login_table():
+    """The same page and the same rate limit per address as the server's passphrase."""
+    table = current_table()
+    if not table.passphrase_hash:
+        return redirect(home_url())
+    form = LoginForm()
+    if not form.validate_on_submit():
+        return render_template("login.html", form=form), 400 if request.method == "POST" else 200
+    return answer_attempt(form, check_password_hash(table.passphrase_hash, form.passphrase.data),
+                          lambda: unlock_table(table))
+
+
+@table_bp.app_template_global()
+def table_passphrase_form() -> TablePassphraseForm:
+    return TablePassphraseForm(formdata=None)
+
+
+@table_bp.post("/passphrase")
+def set_table_passphrase():
+    """Salted and hashed (werkzeug's scrypt); this browser stays in, every other one is asked."""
+    table = current_table()
+    form = TablePassphraseForm()
+    if not form.validate_on_submit():
+        reasons = form.errors.get("passphrase") or [gettext("The form had expired; nothing was changed.")]
+        flash(gettext("No passphrase set: %(reason)s", reason=" ".join(map(str, reasons))), "error")
+        return redirect(url_for("matches.home", _anchor="table-passphrase"), 303)
+    digest = generate_password_hash(form.passphrase.data)
+    storage.set_table_passphrase(get_db(), digest, table=table.id)
+    unlock_table(replace(table, passphrase_hash=digest))
+    flash(gettext("This table now asks every other browser for its passphrase."))
+    return redirect(url_for("matches.home"), 303)

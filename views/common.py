@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, render_template, url_for
+from flask import abort, current_app, g, render_template, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 
@@ -24,16 +24,50 @@ from models.stakes import payments
 
 from .charts import plot
 
+
+# ---- the table: the one way a view learns whose data it may touch ----
+
+def hosted() -> bool:
+    """FLASK_HOSTED=1: many tables, each under /t/<key>/; else the one home table at today's addresses."""
+    return bool(current_app.config.get("HOSTED"))
+
+
+def current_table() -> storage.Table:
+    """The table this request is for (views/tables.py found it from the address).
+
+    Every storage call of a view is scoped with it; a request that names no table
+    (a hosted server's front page) has none, and asking for one is a 404.
+    """
+    table = g.get("table")
+    if table is None:
+        abort(404)
+    return table
+
+
+def table_id() -> int:
+    return current_table().id
+
+
+def in_table() -> bool:
+    """False only on a hosted server's pages outside every table (its front page, a wrong key's 404)."""
+    return g.get("table") is not None
+
+
+def home_url() -> str:
+    """The home of this table, or a hosted server's front page when the request names no table."""
+    return url_for("matches.home") if in_table() else "/"
+
+
 def match_or_404(match_id: int) -> storage.StoredMatch:
     try:
-        return storage.get_match(get_db(), match_id)
+        return storage.get_match(get_db(), match_id, table=table_id())
     except storage.NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
 
 
 def match_by_token_or_404(token: str) -> storage.StoredMatch:
     try:
-        return storage.get_match_by_token(get_db(), token)
+        return storage.get_match_by_token(get_db(), token, table=table_id())
     except storage.NoSuchMatch:
         abort(404, description=gettext("This read-only link is not known here."))
 

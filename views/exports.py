@@ -13,7 +13,7 @@ from models import storage
 from models.matchfile import export_document
 from models.sheetcsv import csv_text, sheet_rows
 
-from .common import match_or_404
+from .common import match_or_404, table_id
 
 bp = Blueprint("exports", __name__)
 
@@ -49,8 +49,8 @@ def everything_zip():
     """Every match as its own match file: the whole ledger, importable again one by one."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for stored in storage.list_matches(get_db(), finished=False, limit=-1) + \
-                storage.list_matches(get_db(), finished=True, limit=-1):
+        for stored in storage.list_matches(get_db(), finished=False, limit=-1, table=table_id()) + \
+                storage.list_matches(get_db(), finished=True, limit=-1, table=table_id()):
             doc = export_document(stored.match, stored.sheet())
             name = file_stem(stored.match.players, stored.id) + ".json"
             archive.writestr(name, json.dumps(doc, ensure_ascii=False, indent=2))

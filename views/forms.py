@@ -360,3 +360,16 @@ class MergeForm(Form):
     keep = StringField(_l("Keep this name"), validators=[InputRequired(), Length(max=MAX_NAME)])
     drop = StringField(_l("Merge this spelling into it"),
                        validators=[InputRequired(), Length(max=MAX_NAME)])
+
+
+MAX_TABLE_NAME = 80
+
+
+class StartTableForm(Form):
+    table_name = StringField(_l("Name of the table"), validators=[InputRequired(), Length(max=MAX_TABLE_NAME)],
+                             render_kw={"autocomplete": "off", "maxlength": MAX_TABLE_NAME})
+
+
+class TablePassphraseForm(Form):
+    passphrase = StringField(_l("Passphrase"), validators=[InputRequired(), Length(min=4, max=200)],
+                             render_kw={"type": "password", "autocomplete": "new-password"})

@@ -19,7 +19,8 @@ from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
 from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
-                     hand_number_or_404, line_summary, line_words, match_or_404, preview_data, render_match)
+                     hand_number_or_404, line_summary, line_words, match_or_404, preview_data, render_match,
+                     table_id)
 
 bp = Blueprint("hands", __name__)
 
@@ -116,7 +117,7 @@ def add(match_id: int):
         if question:
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
-        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form))
+        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id())
     except HandAlreadySaved as there:
         return another_deal(stored, form, hand, there)
     except MatchError as error:
@@ -204,7 +205,7 @@ def update(match_id: int, number: int):
             fields = [("version", form.version.data or ""), ("confirmed", "yes")] + entry_fields(form.entry())
             return ask(stored, question[0], [], fields, question[1], 200,
                        url_for("hands.update", match_id=match_id, number=number))
-        saved = storage.replace_hand(get_db(), match_id, number, hand, posted_version(form))
+        saved = storage.replace_hand(get_db(), match_id, number, hand, posted_version(form), table=table_id())
     except storage.StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
@@ -254,7 +255,7 @@ def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | Non
         flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
         return redirect(sheet_url(stored.id))
     try:
-        saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form))
+        saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form), table=table_id())
     except storage.StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(stored.id))

@@ -12,7 +12,7 @@ from flask_babel import gettext
 from .db import get_db
 from models import storage
 
-from .common import match_by_token_or_404, match_or_404, sheet_context
+from .common import match_by_token_or_404, match_or_404, table_id, sheet_context
 
 bp = Blueprint("live", __name__)
 
@@ -25,14 +25,14 @@ def etag_for(match_id: int, version: int) -> str:
 def fragment(match_id: int | None = None, token: str | None = None):
     readonly = token is not None
     try:
-        found_id, version = storage.match_version(get_db(), match_id, token)
+        found_id, version = storage.match_version(get_db(), match_id, token, table=table_id())
     except storage.NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
     tag = etag_for(found_id, version)
     if tag in request.headers.get("If-None-Match", ""):
         response = make_response("", 304)
     else:
-        stored = storage.get_match(get_db(), found_id)
+        stored = storage.get_match(get_db(), found_id, table=table_id())
         response = make_response(render_template("_live.html", **sheet_context(stored, readonly)))
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"

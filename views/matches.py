@@ -16,7 +16,7 @@ from models.match import MAX_HANDS, Match
 from models.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
 from models.rules import PRESETS, Rules, rules_from
 
-from .common import attach_error, match_or_404, render_match
+from .common import attach_error, match_or_404, table_id, render_match
 
 bp = Blueprint("matches", __name__)
 
@@ -25,14 +25,14 @@ CLASSIC = PRESETS["classic"]
 
 def render_home(import_form: ImportForm, status: int = 200):
     db = get_db()
-    abandoned = storage.count_abandoned(db)
+    abandoned = storage.count_abandoned(db, table=table_id())
     return render_template(
         "home.html",
-        playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False, cache=match_cache())],
-        finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30, cache=match_cache())],
+        playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False, cache=match_cache(), table=table_id())],
+        finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30, cache=match_cache(), table=table_id())],
         abandoned=abandoned,
         # The folded list is drawn only when there is something in it; it costs a fold per match.
-        set_aside=[(m, m.sheet()) for m in storage.abandoned_matches(db, cache=match_cache())] if abandoned else [],
+        set_aside=[(m, m.sheet()) for m in storage.abandoned_matches(db, cache=match_cache(), table=table_id())] if abandoned else [],
         import_form=import_form, reopen_form=VersionForm(formdata=None),
     ), status
 
@@ -53,7 +53,7 @@ def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
 
 def preset_rules() -> dict:
     """Every preset by its form value: the built-in two and the table's own."""
-    saved = storage.saved_presets(get_db())
+    saved = storage.saved_presets(get_db(), table=table_id())
     return {**PRESETS, **{"saved:" + name: rules for name, rules in saved.items()}}
 
 
@@ -86,16 +86,16 @@ def new_match():
             attach_error(form, error)
         else:
             if form.save_as.data and form.save_as.data.strip():
-                storage.save_preset(get_db(), form.save_as.data.strip(), match.rules)
+                storage.save_preset(get_db(), form.save_as.data.strip(), match.rules, table=table_id())
                 flash(gettext("Rules saved as the preset “%(name)s”.", name=form.save_as.data.strip()))
-            match_id = storage.create_match(get_db(), match, stake)
+            match_id = storage.create_match(get_db(), match, stake, table=table_id())
             flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=match.players[0],
                           two=match.players[1], dealer=match.dealer))
             return redirect(url_for("matches.show", match_id=match_id))
     elif request.method == "POST" and not form.errors:
         form.form_errors.append(gettext("Please check the form."))
     status = 400 if request.method == "POST" else 200
-    return render_template("new_match.html", form=form, known=storage.player_names(get_db()),
+    return render_template("new_match.html", form=form, known=storage.player_names(get_db(), table=table_id()),
                            presets=presets), status
 
 
@@ -141,7 +141,7 @@ def rematch(match_id: int):
     """Whichever phone taps first starts the rematch; every later tap lands on that same one."""
     match_or_404(match_id)
     try:
-        made = storage.create_rematch(get_db(), match_id)
+        made = storage.create_rematch(get_db(), match_id, table=table_id())
     except MatchNotOver as refusal:
         flash(translated(refusal))
         return redirect(url_for("matches.show", match_id=match_id))
@@ -167,7 +167,7 @@ def rename(match_id: int):
         reasons = form.errors.get("name") or [gettext("The form had expired; nothing was changed.")]
         flash(gettext("Not named: %(reason)s", reason=" ".join(map(str, reasons))), "error")
         return redirect(url_for("matches.show", match_id=match_id, _anchor="about"))
-    storage.name_match(get_db(), match_id, form.name.data)
+    storage.name_match(get_db(), match_id, form.name.data, table=table_id())
     name = (form.name.data or "").strip()
     if name:
         flash(gettext("This match is now called “%(name)s”.", name=name))
@@ -184,7 +184,7 @@ def change_standing(match_id: int, change, message: str, then: str):
     if not VersionForm().validate_on_submit():
         expired_form()
         return redirect(url_for("matches.show", match_id=match_id))
-    change(get_db(), match_id)
+    change(get_db(), match_id, table=table_id())
     flash(gettext(message, match=match_label(stored)))
     return redirect(url_for(then, match_id=match_id) if then == "matches.show" else url_for(then))
 
@@ -232,7 +232,7 @@ def import_match():
         except MatchError as error:
             flash(gettext("Not imported: %(reason)s", reason=translated(error)), "error")
         else:
-            match_id = storage.create_match(get_db(), match)
+            match_id = storage.create_match(get_db(), match, table=table_id())
             flash(ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
                            len(match.hands), one=match.players[0], two=match.players[1]))
             return redirect(url_for("matches.show", match_id=match_id))

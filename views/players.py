@@ -13,6 +13,8 @@ from models.matchfile import check_name
 from models.sheetcsv import csv_text, sheet_rows
 from models.stats import player_record, running_net
 
+from .common import table_id
+
 
 bp = Blueprint("players", __name__)
 
@@ -29,14 +31,14 @@ def newest(matches: list, sheets: list) -> list:
 
 def player_or_404(player_id: int):
     try:
-        return storage.player_by_id(get_db(), player_id)
+        return storage.player_by_id(get_db(), player_id, table=table_id())
     except storage.NoSuchMatch:
         abort(404, description=gettext("There is no such player."))
 
 
 @bp.get("/players")
 def index():
-    return render_template("players.html", players=storage.players_summary(get_db()),
+    return render_template("players.html", players=storage.players_summary(get_db(), table=table_id()),
                            rename_form=RenameForm(formdata=None), merge_form=MergeForm(formdata=None),
                            delete_form=VersionForm(formdata=None))
 
@@ -44,18 +46,18 @@ def index():
 @bp.get("/players/<int:player_id>")
 def show(player_id: int):
     player = player_or_404(player_id)
-    matches = storage.matches_of(get_db(), player["name"], cache=match_cache())
+    matches = storage.matches_of(get_db(), player["name"], cache=match_cache(), table=table_id())
     sheets = [m.sheet() for m in matches]
     opponents = sorted({name for s in sheets for name in s.players if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
                            matches=newest(matches, sheets), total=len(matches), opponents=opponents,
-                           ids={row["name"]: row["id"] for row in storage.players_summary(get_db())})
+                           ids={row["name"]: row["id"] for row in storage.players_summary(get_db(), table=table_id())})
 
 
 @bp.get("/players/<int:player_id>/vs/<int:other_id>")
 def head_to_head(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
-    matches = storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache())
+    matches = storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id())
     sheets = [m.sheet() for m in matches]
     names = (one["name"], two["name"])
     records = [player_record(name, sheets) for name in names]
@@ -83,13 +85,13 @@ def names_csv(matches) -> Response:
 
 @bp.get("/players/<int:player_id>.csv")
 def player_csv(player_id: int):
-    return names_csv(storage.matches_of(get_db(), player_or_404(player_id)["name"], cache=match_cache()))
+    return names_csv(storage.matches_of(get_db(), player_or_404(player_id)["name"], cache=match_cache(), table=table_id()))
 
 
 @bp.get("/players/<int:player_id>/vs/<int:other_id>.csv")
 def pair_csv(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
-    return names_csv(storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache()))
+    return names_csv(storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id()))
 
 
 def back_to_players(message: str, category: str = "message"):
@@ -106,7 +108,7 @@ def rename(player_id: int):
         return back_to_players(gettext("New name: %(reason)s", reason=" ".join(map(str, reasons))), "error")
     try:
         new = check_name(form.new_name.data.strip(), "new_name")
-        storage.rename_player(get_db(), player["name"], new)
+        storage.rename_player(get_db(), player["name"], new, table=table_id())
     except (MatchError, storage.PlayerProblem) as error:
         return back_to_players(gettext("Not renamed: %(reason)s", reason=translated(error)), "error")
     return back_to_players(gettext("%(old)s is now %(new)s, in every match.", old=player["name"], new=new))
@@ -118,7 +120,7 @@ def merge():
     if not form.validate_on_submit():
         return back_to_players(gettext("Merge: both names are required."), "error")
     try:
-        moved = storage.merge_players(get_db(), form.keep.data.strip(), form.drop.data.strip())
+        moved = storage.merge_players(get_db(), form.keep.data.strip(), form.drop.data.strip(), table=table_id())
     except storage.NoSuchMatch as error:
         return back_to_players(gettext("Not merged: there is no player %(name)s.", name=error.args[0]), "error")
     except storage.PlayerProblem as error:
@@ -134,7 +136,7 @@ def delete(player_id: int):
     if not VersionForm().validate_on_submit():
         return back_to_players(gettext("The form had expired; nothing was changed."), "error")
     try:
-        storage.delete_player(get_db(), player["name"])
+        storage.delete_player(get_db(), player["name"], table=table_id())
     except storage.PlayerProblem as error:
         return back_to_players(gettext("Not deleted: %(reason)s", reason=translated(error)), "error")
     return back_to_players(gettext("%(name)s deleted.", name=player["name"]))

@@ -26,7 +26,8 @@ def qr_svg(text: str, label: str) -> Markup:
 def draw_qr(text: str, label: str) -> Markup:
     """Dark on a white quiet zone in either colour scheme; `label` is what a screen reader hears."""
     code = segno.make(text, error="m")
-    svg = code.svg_inline(scale=4, dark="#000", light="#fff", title=label)
+    # A viewBox, not a width: a hosted table's long address needs more modules, and they must scale, not be cut off.
+    svg = code.svg_inline(scale=4, dark="#000", light="#fff", title=label, omitsize=True)
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="{}" '.format(Markup.escape(label)), 1))
 
 

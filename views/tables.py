@@ -1,0 +1,87 @@
+"""Many tables on one server (FLASK_HOSTED=1): each lives under /t/<key>/ and nowhere else.
+
+The blueprints of a table's pages are registered under PREFIX (app.register_views).
+Here the key is taken out of every matched address into `g.table` (an unknown key
+is a 404 before any view runs) and put back into every `url_for` that needs it, so
+the templates and views build their links as they always did. At home there is no
+prefix and `g.table` is the one home table. Views reach the table only through
+views/common.current_table.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext
+
+from .db import get_db
+from .forms import StartTableForm
+from models import storage
+
+from .common import hosted
+
+bp = Blueprint("tables", __name__)  # the hosted front page, outside every table
+
+KEY = "table_key"
+PREFIX = f"/t/<{KEY}>"
+HOME = "gin_ledger_home_table"
+REMEMBERED = 20  # tables a browser lists on the front page; the oldest opened drops out
+SPECTATOR_ENDPOINTS = {"readonly.view", "live.view_live", "live.big_view"}
+
+
+def init_app(app: Flask) -> None:
+    """After db.init_app: the home table is read once, from the connection that migrated."""
+    app.extensions[HOME] = storage.home_table(app.extensions["gin_ledger_keeper"])
+    app.url_value_preprocessor(find_table)
+    app.url_defaults(add_table_key)
+
+
+def find_table(endpoint: str | None, values: dict | None) -> None:
+    """Runs before the before_request hooks, so the passphrase checks already know the table."""
+    if values and KEY in values:
+        try:
+            g.table = storage.table_by_key(get_db(), values.pop(KEY))
+        except storage.NoSuchTable:
+            abort(404, description=gettext("There is no such table here."))
+    elif not hosted():
+        g.table = current_app.extensions[HOME]
+
+
+def add_table_key(endpoint: str, values: dict) -> None:
+    """A link built inside a table stays in it; a link to a global page (static, language) gets no key."""
+    table = g.get("table")
+    if table is not None and KEY not in values and current_app.url_map.is_endpoint_expecting(endpoint, KEY):
+        values[KEY] = table.key
+
+
+def remember_table() -> None:
+    """Runs after the passphrase checks: a table opened in this browser is listed on its front page.
+
+    A spectator's link is not an opening of the table: its viewer is not offered the table's pages.
+    """
+    table = g.get("table")
+    if table is None or not hosted() or request.endpoint in SPECTATOR_ENDPOINTS:
+        return
+    keys = session.get("tables", [])
+    if keys[:1] != [table.key]:
+        session["tables"] = ([table.key] + [key for key in keys if key != table.key])[:REMEMBERED]
+        session.permanent = True
+
+
+def render_front(form: StartTableForm, status: int = 200):
+    opened = storage.tables_by_keys(get_db(), list(session.get("tables", [])))
+    return render_template("front.html", form=form, opened=opened), status
+
+
+@bp.get("/")
+def front():
+    return render_front(StartTableForm(formdata=None))
+
+
+@bp.post("/tables")
+def start():
+    """Post/Redirect/Get to the new table's own address, which is the way in for every other phone."""
+    form = StartTableForm()
+    if not form.validate_on_submit():
+        return render_front(form, 400)
+    g.table = storage.create_table(get_db(), form.table_name.data.strip() or gettext("Our table"))
+    remember_table()
+    return redirect(url_for("matches.home"), 303)
