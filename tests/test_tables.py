@@ -355,3 +355,24 @@ def test_a_home_file_from_before_tables_keeps_every_match_at_todays_addresses(tm
     assert client.get("/view/old-token").status_code == 200
     assert "Ours" in client.get("/matches/new").get_data(as_text=True)
     assert client.get(f"/t/{home_key}/").status_code == 404 and client.get("/tables").status_code == 404
+
+
+def test_logging_out_of_a_table_ends_every_copy_of_its_cookie(world):
+    """A table's login is a row like the server's: logout deletes it, so a cookie copied before is refused."""
+    server = world["server"]
+    owner = server.client()
+    table = start_table(owner, "Club L")
+    fields = owner.page_fields(table, "csrf_token")
+    assert owner.post(table + "passphrase", {**fields, "passphrase": "green felt"}).status == 303
+    guest = server.client()
+    login = urlsplit(guest.get(table).location)
+    token = hidden(guest.get(login.path + "?" + login.query).body, "csrf_token")
+    assert guest.post(login.path + "?" + login.query, {"csrf_token": token, "passphrase": "green felt"}).status == 302
+    copy = guest.copy()
+    assert copy.get(table).status == 200 and guest.get(table).status == 200
+    page = guest.get(table).body
+    assert "Log out" in page
+    assert guest.post("/logout", {"csrf_token": hidden(page, "csrf_token")}).status in (302, 303)
+    assert guest.get(table).status == 302
+    assert copy.get(table).status == 302  # the copy made before the logout is refused too
+    assert owner.get(table).status == 200  # another browser's login is its own

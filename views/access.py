@@ -79,6 +79,9 @@ def signed_in(scope: str = SERVER) -> bool:
 
 def logout_offered() -> bool:
     """The header's logout button: only where there is a passphrase and this browser came in with it."""
+    table = g.get("table")
+    if table is not None and table.passphrase_hash and table_unlocked(table):
+        return True
     return passphrase() is not None and signed_in()
 
 
@@ -99,9 +102,31 @@ def start_session(scope: str) -> None:
     session.permanent = True  # the cookie and the row both last PERMANENT_SESSION_LIFETIME: 30 days
 
 
-def table_tag(table: storage.Table) -> str:
-    """What a session keeps for a table it unlocked: a new passphrase makes a new tag, and asks again."""
-    return hashlib.sha256(table.passphrase_hash.encode()).hexdigest()[:16]
+def table_scope(table: storage.Table) -> str:
+    return f"table:{table.key}"
+
+
+def table_passphrase(key: str) -> str | None:
+    """A table's passphrase as kept (its salted hash): a new passphrase is a new hash, so the
+    logins made with the old one no longer match."""
+    table = g.get("table")
+    return table.passphrase_hash if table is not None and table.key == key else None
+
+
+PASSPHRASE_SOURCES["table"] = table_passphrase
+UNLOCKED = "unlocked"  # {table key: login id} of the tables this browser gave the passphrase of
+MOST_UNLOCKED = 20
+
+
+def table_unlocked(table: storage.Table) -> bool:
+    """A login row of this table's scope, made with its passphrase of today; the row, not the cookie, decides."""
+    login_id = session.get(UNLOCKED, {}).get(table.key)
+    if not isinstance(login_id, str):
+        return False
+    found = logins.find(get_db(), login_id, lifetime())
+    digest = passphrase_digest(table_scope(table))
+    return (found is not None and digest is not None and found.scope == table_scope(table)
+            and hmac.compare_digest(found.digest, digest))
 
 
 def require_table_passphrase():
@@ -110,14 +135,17 @@ def require_table_passphrase():
     table = g.get("table")
     if table is None or not table.passphrase_hash or request.endpoint in OPEN_ENDPOINTS | {TABLE_LOGIN}:
         return None
-    if session.get("unlocked", {}).get(table.key) == table_tag(table):
+    if table_unlocked(table):
         return None
     return redirect(url_for(TABLE_LOGIN, next=request.full_path if request.method == "GET" else None))
 
 
 def unlock_table(table: storage.Table) -> None:
-    unlocked = {key: tag for key, tag in session.get("unlocked", {}).items() if key != table.key}
-    session["unlocked"] = dict(list(unlocked.items())[-19:] + [(table.key, table_tag(table))])
+    """A login row for the table, as for the server's passphrase, so logging out ends it for every copy."""
+    g.table = table  # the passphrase just set or given is the one the digest is made of
+    login_id = logins.create(get_db(), table_scope(table), passphrase_digest(table_scope(table)), lifetime())
+    unlocked = {key: value for key, value in session.get(UNLOCKED, {}).items() if key != table.key}
+    session[UNLOCKED] = dict(list(unlocked.items())[-(MOST_UNLOCKED - 1):] + [(table.key, login_id)])
     session.permanent = True
 
 
@@ -149,10 +177,11 @@ def answer_attempt(form: LoginForm, correct: bool, let_in: Callable[[], None]):
 
 @bp.post("/logout")
 def logout():
-    """Deletes the login row, so every copy of this cookie is refused from now on, not only this browser's."""
-    login_id = session.get(SESSION_KEY)
-    if isinstance(login_id, str):
-        logins.end(get_db(), login_id)
+    """Deletes the login rows (the server's and every table's), so every copy of this cookie is refused
+    from now on, not only this browser's."""
+    for login_id in [session.get(SESSION_KEY), *session.get(UNLOCKED, {}).values()]:
+        if isinstance(login_id, str):
+            logins.end(get_db(), login_id)
     language = session.get("lang")
     session.clear()
     if language:  # leaving the table does not change the language
