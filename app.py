@@ -140,8 +140,9 @@ def register_views(app: Flask) -> None:
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
-    for part in (matches, hands, exports, readonly, players, live, cards, preview):
+    for part in (matches, hands, exports, players, live, cards, preview):
         app.register_blueprint(part.bp, url_prefix=prefix)
+    app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/readonly.py)
     if hosted:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)

@@ -750,6 +750,15 @@ def table_by_key(conn: sqlite3.Connection, key: str) -> Table:
     return table_from(row)
 
 
+def table_of_view_token(conn: sqlite3.Connection, token: str) -> Table:
+    """The table of the match a spectator's link names: the link carries no table key."""
+    row = conn.execute("SELECT t.* FROM play_table t JOIN match m ON m.table_id = t.id WHERE m.view_token = ?",
+                       (token,)).fetchone()
+    if row is None:
+        raise NoSuchTable("view token")
+    return table_from(row)
+
+
 def tables_by_keys(conn: sqlite3.Connection, keys: list[str]) -> list[Table]:
     """The tables a browser remembers, in its order; keys no longer kept here drop out."""
     marks = ",".join("?" * len(keys))  # only "?" placeholders are formatted in; the keys are bound parameters

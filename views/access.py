@@ -15,14 +15,12 @@ from .forms import LoginForm, TablePassphraseForm
 from .targets import safe_path
 from models import logins, storage, throttle
 
-from .common import current_table, home_url
+from .common import SPECTATOR_ENDPOINTS, current_table, home_url
 
 bp = Blueprint("access", __name__)
 table_bp = Blueprint("table_access", __name__)  # a hosted table's own login and passphrase, under its prefix
 TABLE_LOGIN = "table_access.login"
 
-# The spectator's link is open: the match's sheet, its live fragment and its big screen, all read-only.
-SPECTATOR_ENDPOINTS = {"readonly.view", "live.view_live", "live.big_view"}
 OPEN_ENDPOINTS = {"access.login", "static", "language.switch"} | SPECTATOR_ENDPOINTS
 
 SERVER = "server"  # the scope of FLASK_PASSPHRASE; a table's own passphrase will be another scope

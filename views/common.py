@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, current_app, g, render_template, url_for
+from flask import abort, current_app, g, make_response, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 
@@ -30,6 +30,10 @@ from .charts import plot
 def hosted() -> bool:
     """FLASK_HOSTED=1: many tables, each under /t/<key>/; else the one home table at today's addresses."""
     return bool(current_app.config.get("HOSTED"))
+
+
+# The spectator's link: the match's sheet, its live fragment and its big screen, all read-only and open.
+SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big"})
 
 
 def current_table() -> storage.Table:
@@ -277,3 +281,33 @@ def explain_early_end(error: MatchError) -> MatchError:
         return MatchError("hand", N_("with this change the match would be over before hand {hand}; "
                                      "delete the hands after it first"), None, hand=error.hand)
     return error
+
+
+# ---- following a match (views/live.py, and the spectator's views/readonly.py) ----
+
+def etag_for(match_id: int, version: int) -> str:
+    """ETags are per URL, so the match and its version are enough."""
+    return f'"{match_id}-{version}"'
+
+
+def live_fragment(match_id: int | None = None, token: str | None = None):
+    """A match's live fragment (by id, or read-only by its view token), a 304 while its version holds."""
+    readonly = token is not None
+    try:
+        found_id, version = storage.match_version(get_db(), match_id, token, table=table_id())
+    except storage.NoSuchMatch:
+        abort(404, description=gettext("There is no such match."))
+    tag = etag_for(found_id, version)
+    if tag in request.headers.get("If-None-Match", ""):
+        response = make_response("", 304)
+    else:
+        stored = storage.get_match(get_db(), found_id, table=table_id())
+        response = make_response(render_template("_live.html", **sheet_context(stored, readonly)))
+    response.headers["ETag"] = tag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def big_page(stored, readonly: bool, live_url: str, spectator: bool = False):
+    """`spectator`: reached by the read-only link, so the header leads nowhere else (templates/_spectator_top.html)."""
+    return render_template("big.html", live_url=live_url, spectator=spectator, **sheet_context(stored, readonly))

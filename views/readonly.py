@@ -1,9 +1,15 @@
-"""The read-only link: the sheet for a second phone or a spectator; it changes nothing."""
+"""The read-only link: the sheet for a spectator; it changes nothing and leads nowhere else.
+
+Its address names only the match's view token, never the table's key (on a hosted
+server the key is the way into the whole table): views/tables.py finds the table
+from the token. The sheet, its live fragment and its big screen are open without
+any passphrase (views/access.py, common.SPECTATOR_ENDPOINTS).
+"""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, url_for
 
-from .common import match_by_token_or_404, sheet_context
+from .common import big_page, live_fragment, match_by_token_or_404, sheet_context
 
 bp = Blueprint("readonly", __name__)
 
@@ -12,3 +18,13 @@ bp = Blueprint("readonly", __name__)
 def view(token: str):
     stored = match_by_token_or_404(token)
     return render_template("readonly.html", **sheet_context(stored, readonly=True))
+
+
+@bp.get("/view/<token>/live")
+def live(token: str):
+    return live_fragment(token=token)
+
+
+@bp.get("/view/<token>/big")
+def big(token: str):
+    return big_page(match_by_token_or_404(token), True, url_for("readonly.live", token=token), spectator=True)

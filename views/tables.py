@@ -16,7 +16,7 @@ from .db import get_db
 from .forms import StartTableForm
 from models import storage
 
-from .common import hosted
+from .common import SPECTATOR_ENDPOINTS, hosted
 
 bp = Blueprint("tables", __name__)  # the hosted front page, outside every table
 
@@ -24,7 +24,6 @@ KEY = "table_key"
 PREFIX = f"/t/<{KEY}>"
 HOME = "gin_ledger_home_table"
 REMEMBERED = 20  # tables a browser lists on the front page; the oldest opened drops out
-SPECTATOR_ENDPOINTS = {"readonly.view", "live.view_live", "live.big_view"}
 
 
 def init_app(app: Flask) -> None:
@@ -36,7 +35,13 @@ def init_app(app: Flask) -> None:
 
 def find_table(endpoint: str | None, values: dict | None) -> None:
     """Runs before the before_request hooks, so the passphrase checks already know the table."""
-    if values and KEY in values:
+    if endpoint in SPECTATOR_ENDPOINTS and values and "token" in values:
+        # A spectator's address names the match, never the table: the token tells which table it is.
+        try:
+            g.table = storage.table_of_view_token(get_db(), values["token"])
+        except storage.NoSuchTable:
+            abort(404, description=gettext("This read-only link is not known here."))
+    elif values and KEY in values:
         try:
             g.table = storage.table_by_key(get_db(), values.pop(KEY))
         except storage.NoSuchTable:
