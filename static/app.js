@@ -252,6 +252,9 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     else if (od.value.length < 2) od.value = od.value === "0" ? k : od.value + k;
     changed(form);
   });
+  // Saving (a hand, a draw): a preview still waiting for its 120 ms would only cost a round trip
+  // for a form that is about to be replaced.
+  document.addEventListener("submit", function () { clearTimeout(timer); asked++; }, true);
   // Another phone saved a hand (the live region says so): the same entries may now go elsewhere.
   document.addEventListener("preview-changed", function (e) { var f = handForm(e.target); if (f && started(f)) ask(f); }, true);
 
