@@ -195,18 +195,16 @@ def sheet_rows(sheet: Sheet) -> list[Row]:
     return rows
 
 
-SHORT = 3  # letters of a name a phone's column head has room for (six columns at 360 px)
+WHOLE = 5  # letters of a name a phone's column head has room for (six columns at 360 px)
 
 
 def column_heads(players: tuple[str, str]) -> tuple[str, str]:
     """The names as a phone's narrow columns show them, the caption above the sheet saying whose is whose.
 
-    Names that fit stay whole; longer ones keep their first letters, as many as it takes
-    to tell the two apart ('Ale', 'Bar'; 'Jan', 'Jana'), else the seat ('A1', 'A2')."""
-    if all(len(name) <= SHORT + 1 for name in players):
-        return players
-    for size in (SHORT, SHORT + 1):
-        heads = tuple(name[:size] for name in players)
+    A name that fits stays whole; a longer one keeps its first letters, as many as it takes to
+    tell it from the other ('Alex' for Alexandra beside 'Bob'), else the seat ('A1', 'A2')."""
+    for size in (WHOLE - 1, WHOLE):
+        heads = tuple(name if len(name) <= WHOLE else name[:size] for name in players)
         if heads[0].casefold() != heads[1].casefold():
             return heads
     return tuple(f"{name[:1]}{seat}" for seat, name in enumerate(players, 1))
