@@ -775,3 +775,25 @@ def home_table(conn: sqlite3.Connection) -> Table:
 def set_table_passphrase(conn: sqlite3.Connection, passphrase_hash: str | None, *, table: int) -> None:
     with immediate(conn):
         conn.execute("UPDATE play_table SET passphrase_hash = ? WHERE id = ?", (passphrase_hash, table))
+
+
+def recent_matches(conn: sqlite3.Connection, since: str, cache: MatchCache | None = None, *,
+                   table: int) -> list[StoredMatch]:
+    """The matches an evening going on now can hold, oldest first: started or finished since
+    `since`, or still open; the abandoned ones are set aside, as on the home lists."""
+    where = "(m.created >= ? OR m.finished >= ? OR m.finished IS NULL) AND m.abandoned IS NULL"
+    return matches_where(conn, where, (since, since), "m.created ASC", -1, cache, table=table)
+
+
+def last_hand_times(conn: sqlite3.Connection, match_ids: list[int], *, table: int) -> dict[int, str]:
+    """When each match's last hand was saved: an open match's evening ends there, not at its start."""
+    out: dict[int, str] = {}
+    for start in range(0, len(match_ids), 500):
+        chunk = match_ids[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        # Only "?" placeholders are formatted in; the ids are bound parameters.
+        rows = conn.execute(
+            f"SELECT h.match_id, MAX(h.created) FROM hand h JOIN match m ON m.id = h.match_id"  # nosec B608
+            f" WHERE m.table_id = ? AND h.match_id IN ({marks}) GROUP BY h.match_id", (table, *chunk))
+        out.update({row[0]: row[1] for row in rows})
+    return out

@@ -386,3 +386,23 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 })();
 
 setUp(document);
+
+// Share: the phone's share sheet where the browser has one; else the text is shown (and copied
+// where the browser lets the page). The text is the server's, in the page's language.
+(function () {
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-share-button]") : null;
+    if (!button) return;
+    var box = button.closest("[data-share]");
+    var shown = box && box.querySelector(".share-text");
+    if (!shown) return;
+    event.preventDefault();
+    var text = shown.textContent;
+    if (navigator.share) {
+      navigator.share({ text: text }).catch(function () { shown.hidden = false; });
+      return;
+    }
+    shown.hidden = false;
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).catch(function () {});
+  });
+})();

@@ -6,13 +6,14 @@ import json
 import re
 import zipfile
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, render_template, request
 
 from .db import get_db
 from models import storage
 from models.matchfile import export_document
 from models.sheetcsv import csv_text, sheet_rows
 
+from . import summary
 from .common import match_or_404, table_id
 
 bp = Blueprint("exports", __name__)
@@ -56,3 +57,26 @@ def everything_zip():
             archive.writestr(name, json.dumps(doc, ensure_ascii=False, indent=2))
     return Response(buffer.getvalue(), mimetype="application/zip",
                     headers={"Content-Disposition": 'attachment; filename="gin-ledger-matches.zip"'})
+
+
+def plain(text: str) -> Response:
+    return Response(text, mimetype="text/plain")
+
+
+@bp.get("/matches/<int:match_id>/summary.txt")
+def match_summary(match_id: int):
+    """The match in a few lines for a messenger, in the page's language (the Share button's text)."""
+    return plain(summary.as_text(summary.match_lines(match_or_404(match_id))))
+
+
+@bp.get("/matches/<int:match_id>/evening.txt")
+def evening_summary(match_id: int):
+    """The whole sitting this match belongs to, for a messenger."""
+    return plain(summary.evening_text(match_or_404(match_id)))
+
+
+@bp.get("/matches/<int:match_id>/sheet.svg")
+def sheet_svg(match_id: int):
+    """The final sheet as a picture to send: drawn here, text and lines only."""
+    body = render_template("sheet.svg", **summary.sheet_picture(match_or_404(match_id)))
+    return Response(body, mimetype="image/svg+xml")

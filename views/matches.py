@@ -16,6 +16,7 @@ from models.match import MAX_HANDS, Match
 from models.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
 from models.rules import PRESETS, Rules, rules_from
 
+from . import summary
 from .common import attach_error, match_or_404, table_id, render_match
 
 bp = Blueprint("matches", __name__)
@@ -33,7 +34,7 @@ def render_home(import_form: ImportForm, status: int = 200):
         abandoned=abandoned,
         # The folded list is drawn only when there is something in it; it costs a fold per match.
         set_aside=[(m, m.sheet()) for m in storage.abandoned_matches(db, cache=match_cache(), table=table_id())] if abandoned else [],
-        import_form=import_form, reopen_form=VersionForm(formdata=None),
+        import_form=import_form, reopen_form=VersionForm(formdata=None), tonight=summary.table_tonight(),
     ), status
 
 
@@ -202,13 +203,20 @@ def reopen(match_id: int):
     return change_standing(match_id, storage.reopen_match, N_("%(match)s is open again."), "matches.show")
 
 
+match_label = bp.app_template_global()(summary.match_label)
+result_line = bp.app_template_global()(summary.result_line)
+
+
 @bp.app_template_global()
-def match_label(stored: storage.StoredMatch) -> str:
-    """How a match is called in lists, titles and messages: its name if it has one, else its players."""
-    players = gettext("%(one)s vs %(two)s", one=stored.match.players[0], two=stored.match.players[1])
-    if stored.name:
-        return gettext("%(name)s (%(players)s)", name=stored.name, players=players)
-    return players
+def match_state(stored: storage.StoredMatch) -> str:
+    """A finished match's result or an open one's games, as the evening lists it."""
+    return summary.match_state(stored, stored.sheet())
+
+
+@bp.app_template_global()
+def match_share_text(stored: storage.StoredMatch) -> str:
+    """The finished match page's Share text, the same as /matches/<id>/summary.txt."""
+    return summary.as_text(summary.match_lines(stored))
 
 
 def uploaded_text(form: ImportForm) -> bytes:
@@ -248,17 +256,6 @@ def join(match_id: int):
     drawing them costs more than the whole sheet, and the hand page is opened 30 times a match."""
     stored = match_or_404(match_id)
     return render_template("join.html", stored=stored, match=stored.match)
-
-
-@bp.app_template_global()
-def result_line(stored: storage.StoredMatch, sheet) -> str:
-    """A finished match in one line: '2–1' means games, so a single game is simply won."""
-    winner, net = sheet.winner, number(sheet.net[sheet.winner])
-    if stored.match.format == "single":
-        return gettext("%(winner)s won the game, net %(net)s", winner=winner, net=net)
-    won = sheet.games_won(winner)
-    return gettext("%(winner)s won %(won)s–%(lost)s, net %(net)s", winner=winner, won=won,
-                   lost=len(sheet.games) - won, net=net)
 
 
 @bp.app_template_global()

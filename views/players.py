@@ -13,6 +13,7 @@ from models.matchfile import check_name
 from models.sheetcsv import csv_text, sheet_rows
 from models.stats import player_record, running_net
 
+from . import summary
 from .common import table_id
 
 
@@ -64,7 +65,7 @@ def head_to_head(player_id: int, other_id: int):
     nets = {name: [0] + running_net(name, sheets) for name in names}
     return render_template("head_to_head.html", one=one, two=two, records=records,
                            matches=newest(matches, sheets), total=len(matches), nets=nets if sheets else None,
-                           names=names)
+                           names=names, tonight=summary.pair_tonight(matches))
 
 
 def matches_rows(matches):
