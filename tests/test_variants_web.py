@@ -80,3 +80,13 @@ def test_the_rules_panel_names_the_variants(client):
     for text in ["the knocker wins, for 0", "added to the score at once", "after a shutout bonus of 100",
                  "ace = 1 or less", "<dt>Boxes for a gin</dt><dd>3</dd>"]:
         assert text in panel, text
+
+
+def test_settlements_with_immediate_boxes_add_no_box_bonus_and_show_the_shutout_bonus(client):
+    from webutil import case, import_match
+    doc = case("variants/variants-palace-immediate-boxes")
+    doc["rules"]["shutout_bonus"] = 50
+    page = client.get(f"/matches/{import_match(client, doc)}").get_data(as_text=True)
+    settlements = page[page.index('class="settlements"'):]
+    assert "boxes (in the score)" in settlements and "× 10 =" not in settlements
+    assert "shutout bonus" in settlements and "added to the score at once" in page
