@@ -90,3 +90,9 @@ def test_settlements_with_immediate_boxes_add_no_box_bonus_and_show_the_shutout_
     settlements = page[page.index('class="settlements"'):]
     assert "boxes (in the score)" in settlements and "× 10 =" not in settlements
     assert "shutout bonus" in settlements and "added to the score at once" in page
+
+
+def test_the_forms_ace_choices_are_the_engines():
+    from models.rules import OKLAHOMA_ACES
+    from views.forms import OKLAHOMA_ACE_LABELS
+    assert tuple(OKLAHOMA_ACE_LABELS) == OKLAHOMA_ACES

@@ -19,7 +19,7 @@ from models.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.digits import read_count
 from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.rules import DEALER_RULES, INT_RANGES, OKLAHOMA_ACES
+from models.rules import DEALER_RULES, INT_RANGES
 
 # What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
 MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
@@ -271,7 +271,7 @@ DEALER_RULE_LABELS = {
     "alternate": _l("alternate"),
 }
 PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern"), "bicycle": _l("Bicycle"), "palace": _l("Palace")}
-OKLAHOMA_ACE_LABELS = {"gin": _l("gin only"), "one": _l("a knock with 1 or less")}
+OKLAHOMA_ACE_LABELS = {"gin": _l("gin only"), "one": _l("a knock with 1 or less")}  # models.rules.OKLAHOMA_ACES
 # Yes/no settings asked as "as the preset / yes / no", so an untouched field keeps the preset's value.
 SWITCHES = ("spade_double", "undercut_on_tie", "immediate_boxes", "spade_double_boxes")
 
@@ -304,9 +304,8 @@ class NewMatchForm(Form):
     undercut_on_tie = switch(_l("Equal counts are an undercut"))
     immediate_boxes = switch(_l("Boxes count at once, towards the target"))
     spade_double_boxes = switch(_l("A doubled hand earns twice its boxes"))
-    oklahoma_ace = SelectField(_l("An ace upcard allows"),
-                               choices=[("", _l("as the preset"))] + [(a, OKLAHOMA_ACE_LABELS[a]) for a in OKLAHOMA_ACES],
-                               validate_choice=True, default="")
+    oklahoma_ace = SelectField(_l("An ace upcard allows"), validate_choice=True, default="",
+                               choices=[("", _l("as the preset")), *OKLAHOMA_ACE_LABELS.items()])
     # One field per whole-number setting, named as the setting (tests/test_web_matches.py checks none is missing).
     gin_bonus = setting(_l("Gin bonus"), "gin_bonus")
     undercut_bonus = setting(_l("Undercut bonus"), "undercut_bonus")
@@ -321,7 +320,8 @@ class NewMatchForm(Form):
     undercut_boxes = setting(_l("Boxes for an undercut"), "undercut_boxes")
 
     def offer_presets(self, names: list[str]) -> None:
-        """Classic and Modern, then the presets this table saved (values 'saved:NAME')."""
+        """The built-in presets (Classic, Modern, Bicycle, Palace), then the ones this table saved
+        (values 'saved:NAME')."""
         self.preset.choices = list(PRESET_LABELS.items()) + [
             ("saved:" + name, name) for name in names]
 

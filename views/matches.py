@@ -52,7 +52,7 @@ def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
 
 
 def preset_rules() -> dict:
-    """Every preset by its form value: the built-in two and the table's own."""
+    """Every preset by its form value: the built-in four (RULES.md) and the table's own."""
     saved = storage.saved_presets(get_db(), table=table_id())
     return {**PRESETS, **{"saved:" + name: rules for name, rules in saved.items()}}
 
