@@ -42,9 +42,10 @@ def fixed_limit(points: int) -> Limit:
     return Limit(points, Message(N_("the knock limit {limit}"), limit=points))
 
 
-def upcard_limit(upcard: Card) -> Limit:
-    """Oklahoma: the upcard's value is the limit, an ace means gin only (as models/hand.py scores it)."""
-    points = knock_limit(OKLAHOMA, upcard.code)
+def upcard_limit(upcard: Card, rules: Rules = OKLAHOMA) -> Limit:
+    """Oklahoma: the upcard's value is the limit; an ace means gin only, or 1 with `oklahoma_ace`
+    "one" (as models/hand.py scores it). Without a match's rules, the default ace: gin only."""
+    points = knock_limit(rules if rules.oklahoma else OKLAHOMA, upcard.code)
     if points == 0:
         return Limit(0, Message(N_("the Oklahoma limit 0 (upcard {upcard}, an ace: gin only)"), upcard=upcard.face))
     return Limit(points, Message(N_("the Oklahoma limit {limit} (upcard {upcard})"), limit=points, upcard=upcard.face))
@@ -53,7 +54,7 @@ def upcard_limit(upcard: Card) -> Limit:
 def deal_limit(rules: Rules, upcard: Card | None) -> Limit:
     """The limit the match's rules set for this deal; without an upcard an Oklahoma deal has the rules' limit."""
     if rules.oklahoma and upcard is not None:
-        return upcard_limit(upcard)
+        return upcard_limit(upcard, rules)
     return fixed_limit(knock_limit(rules, None))
 
 

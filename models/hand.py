@@ -57,20 +57,28 @@ class Outcome:
     """What a hand did: its result name, who won it (None for a draw), the points.
 
     `doubled` says an Oklahoma spade upcard doubled the points, so the sheet and the
-    flash can say why a knock of 10 wrote 20."""
+    flash can say why a knock of 10 wrote 20. `boxes` is what the win earns in each game
+    it is written into (RULES.md "Variants": gin_boxes, undercut_boxes, spade_double_boxes),
+    so the ledger, the settlement and the records count boxes one way."""
 
     result: str
     winner: str | None
     points: int
     doubled: bool = False
+    boxes: int = 1
 
 
 def knock_limit(rules: Rules, upcard: str | None) -> int:
-    """Oklahoma: the upcard's value sets the deal's limit, and an ace means gin only."""
+    """Oklahoma: the upcard's value sets the deal's limit; an ace means gin only, or 1 with `oklahoma_ace` "one"."""
     if rules.oklahoma and upcard is not None:
         card = parse_card(upcard)
-        return 0 if card.rank == 1 else card.value
+        return ace_limit(rules) if card.rank == 1 else card.value
     return rules.knock_limit
+
+
+def ace_limit(rules: Rules) -> int:
+    """The knock limit an ace upcard sets: the table chooses gin only (0) or a knock with 1."""
+    return 1 if rules.oklahoma_ace == "one" else 0
 
 
 def spades_doubled(rules: Rules, upcard: str | None) -> bool:
@@ -95,22 +103,26 @@ def other(players: tuple[str, str], name: str) -> str:
 def score(hand: Hand, players: tuple[str, str], rules: Rules) -> Outcome:
     """Score one valid hand under `rules`."""
     if hand.kind == DRAW:
-        return Outcome("draw", None, 0)
+        return Outcome("draw", None, 0, boxes=0)
     if hand.kind == POINTS:
         return Outcome("points", hand.winner, hand.points)
     outcome = score_knock(hand, players, rules)
     if spades_doubled(rules, hand.upcard):
-        return Outcome(outcome.result, outcome.winner, outcome.points * 2, doubled=True)
+        boxes = outcome.boxes * 2 if rules.spade_double_boxes else outcome.boxes
+        return Outcome(outcome.result, outcome.winner, outcome.points * 2, doubled=True, boxes=boxes)
     return outcome
 
 
 def score_knock(hand: Hand, players: tuple[str, str], rules: Rules) -> Outcome:
+    """A knock, gin or undercut with the boxes its kind earns; a tie is the knocker's for 0
+    when the table plays `undercut_on_tie` false."""
     kd, od = hand.knocker_deadwood, hand.opponent_deadwood
     if kd == 0:
         # Gin is never undercut, even against a defender who also holds 0.
         if hand.big_gin:
-            return Outcome("big_gin", hand.knocker, od + rules.big_gin_bonus)
-        return Outcome("gin", hand.knocker, od + rules.gin_bonus)
-    if kd < od:
+            return Outcome("big_gin", hand.knocker, od + rules.big_gin_bonus, boxes=rules.gin_boxes)
+        return Outcome("gin", hand.knocker, od + rules.gin_bonus, boxes=rules.gin_boxes)
+    if kd < od or (kd == od and not rules.undercut_on_tie):
         return Outcome("knock", hand.knocker, od - kd)
-    return Outcome("undercut", other(players, hand.knocker), kd - od + rules.undercut_bonus)
+    return Outcome("undercut", other(players, hand.knocker), kd - od + rules.undercut_bonus,
+                   boxes=rules.undercut_boxes)

@@ -39,10 +39,13 @@ class Game:
     def open(self) -> bool:
         return self.winner is None
 
-    def with_win(self, winner: str, points: int, rules: Rules, number: int) -> "Game":
-        """This game after `winner` scored `points` in hand `number`; it closes at the target."""
-        scores = read_only({**self.scores, winner: self.scores[winner] + points})
-        boxes = read_only({**self.boxes, winner: self.boxes[winner] + 1})
+    def with_win(self, outcome: Outcome, rules: Rules, number: int) -> "Game":
+        """This game after the win of hand `number`; it closes at the target.
+
+        With `immediate_boxes` the boxes are credited now and count towards the target."""
+        winner = outcome.winner
+        scores = read_only({**self.scores, winner: self.scores[winner] + game_points(outcome, rules)})
+        boxes = read_only({**self.boxes, winner: self.boxes[winner] + outcome.boxes})
         if scores[winner] < rules.target:
             return replace(self, scores=scores, boxes=boxes)
         return replace(self, scores=scores, boxes=boxes, winner=winner, closed_by=number,
@@ -131,6 +134,13 @@ class Sheet:
         }
 
 
+def game_points(outcome: Outcome, rules: Rules) -> int:
+    """What a win adds to a game's score: its points, and its boxes' bonus at once with `immediate_boxes`."""
+    if rules.immediate_boxes:
+        return outcome.points + outcome.boxes * rules.box_bonus
+    return outcome.points
+
+
 def all_closed(games) -> bool:
     return all(not game.open for game in games)
 
@@ -156,7 +166,7 @@ def target_games(games, winner: str) -> list[Game]:
 
 def write_win(games: list[Game], outcome: Outcome, rules: Rules, number: int) -> tuple[list[Game], list[Game]]:
     """Replace the games the win is written to in `games`; return the games written and those it closed."""
-    written = [game.with_win(outcome.winner, outcome.points, rules, number)
+    written = [game.with_win(outcome, rules, number)
                for game in target_games(games, outcome.winner)]
     for game in written:
         games[game.number - 1] = game

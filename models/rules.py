@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from .errors import N_, MatchError
 
 DEALER_RULES = ("winner", "loser", "alternate")
+OKLAHOMA_ACES = ("gin", "one")  # what an ace upcard allows: gin only, or a knock with 1 or less
 # Bounds that keep every setting meaningful; the upper ones only stop absurd input.
 LARGEST = 1_000_000
 
@@ -23,6 +24,14 @@ class Rules:
     dealer_rule: str = "winner"
     oklahoma: bool = False
     spade_double: bool = True
+    # The variants of RULES.md ("Variants"): the defaults play exactly as before.
+    undercut_on_tie: bool = True
+    immediate_boxes: bool = False
+    shutout_bonus: int = 0
+    gin_boxes: int = 1
+    undercut_boxes: int = 1
+    oklahoma_ace: str = "gin"
+    spade_double_boxes: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -31,6 +40,8 @@ class Rules:
 PRESETS = {
     "classic": Rules(),
     "modern": Rules(gin_bonus=25, undercut_bonus=25, box_bonus=25),
+    "bicycle": Rules(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_bonus=100, shutout_multiplier=1),
+    "palace": Rules(undercut_bonus=20, box_bonus=10, immediate_boxes=True, game_bonus=0, shutout_multiplier=1),
 }
 
 # (smallest, largest) for every whole-number setting.
@@ -43,8 +54,13 @@ INT_RANGES = {
     "game_bonus": (0, LARGEST),
     "box_bonus": (0, LARGEST),
     "shutout_multiplier": (1, 100),
+    "shutout_bonus": (0, LARGEST),
+    "gin_boxes": (1, 5),
+    "undercut_boxes": (1, 5),
 }
-BOOL_SETTINGS = ("oklahoma", "spade_double")
+BOOL_SETTINGS = ("oklahoma", "spade_double", "undercut_on_tie", "immediate_boxes", "spade_double_boxes")
+# Settings that take one word of a fixed list.
+CHOICE_SETTINGS = {"dealer_rule": DEALER_RULES, "oklahoma_ace": OKLAHOMA_ACES}
 SETTING_NAMES = tuple(f.name for f in fields(Rules))
 
 
@@ -66,8 +82,9 @@ def check_setting(name: str, value: object) -> None:
     elif name in BOOL_SETTINGS:
         if not isinstance(value, bool):
             raise MatchError(field, N_("must be true or false"))
-    elif value not in DEALER_RULES:
-        raise MatchError(field, N_("must be one of {choices}, not {value!r}"), choices=", ".join(DEALER_RULES), value=value)
+    elif value not in CHOICE_SETTINGS[name]:
+        raise MatchError(field, N_("must be one of {choices}, not {value!r}"),
+                         choices=", ".join(CHOICE_SETTINGS[name]), value=value)
 
 
 def rules_from(settings: object, base: Rules = Rules()) -> Rules:

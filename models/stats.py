@@ -29,6 +29,7 @@ class Record:
     knocks: int = 0  # knocks that were not gin: a gin is counted under gins (or big gins) only
     biggest_hand: int = 0
     shutouts: int = 0
+    boxes: int = 0  # boxes as the engine counts them (gin_boxes, undercut_boxes, doubled), per game written
     net: int = 0
     current_streak: int = 0
     longest_streak: int = 0
@@ -60,6 +61,7 @@ def count_hands(record: Record, sheet: Sheet) -> None:
 
 def count_games(record: Record, sheet: Sheet) -> None:
     for game in sheet.games:
+        record.boxes += game.boxes[record.name]
         if game.winner == record.name:
             record.games_won += 1
             record.shutouts += game.settlement.shutout

@@ -127,3 +127,11 @@ def test_to_dict_is_codes_and_the_words_given():
     assert body == {"melds": [["AS", "2S", "3S", "4S"], ["5C", "5D", "5H"], ["JD", "QD", "KD"]], "laid_off": [],
                     "deadwood": [], "points": 0, "status": GIN, "text": "DISCARD {CARD}: {THEN}", "count": 0,
                     "discard": "KH", "onto": []}
+
+
+def test_an_oklahoma_ace_knocks_with_one_when_the_table_says_so():
+    rules = Rules(oklahoma=True, oklahoma_ace="one")
+    limit = deal_limit(rules, Card(1, "D"))
+    assert (limit.points, str(limit.phrase)) == (1, "the Oklahoma limit 1 (upcard A♦)")
+    # without a match's rules (the card picker's own count) the ace is gin only
+    assert upcard_limit(Card(1, "D")).points == 0

@@ -22,7 +22,7 @@ from models.cards import RANKS, SUITS
 from models.entry import read_hand
 from models.errors import MatchError
 from models.hand import MAX_DEADWOOD, score
-from models.ledger import score_sheet
+from models.ledger import game_points, score_sheet
 from models.match import Match
 from models.matchfile import export_document, load_match, match_document, match_from_document, replay
 from models.rules import Rules, rules_from
@@ -72,17 +72,25 @@ rule_settings = st.fixed_dictionaries(
         "dealer_rule": st.sampled_from(["winner", "loser", "alternate"]),
         "oklahoma": st.booleans(),
         "spade_double": st.booleans(),
+        # RULES.md "Variants"
+        "undercut_on_tie": st.booleans(),
+        "immediate_boxes": st.booleans(),
+        "shutout_bonus": st.one_of(st.just(100), st.integers(0, 300)),
+        "gin_boxes": st.integers(1, 5),
+        "undercut_boxes": st.integers(1, 5),
+        "oklahoma_ace": st.sampled_from(["gin", "one"]),
+        "spade_double_boxes": st.booleans(),
     },
 )
 
 HAND_KINDS = ["knock", "gin", "big_gin", "undercut", "draw", "points"]
 
 
-def upcard_limit(upcard: str) -> int:
-    """Oklahoma: ace means gin only (0), face cards 10, else the rank."""
+def upcard_limit(upcard: str, rules: Rules) -> int:
+    """Oklahoma: ace means gin only (0), or 1 with oklahoma_ace "one"; face cards 10, else the rank."""
     rank = upcard[:-1]
     if rank == "A":
-        return 0
+        return 1 if rules.oklahoma_ace == "one" else 0
     if rank in ("J", "Q", "K"):
         return 10
     return int(rank)
@@ -125,7 +133,7 @@ def decode_hand(code: int, players, rules: Rules, small: bool = False) -> dict:
     upcard = None
     if rules.oklahoma:
         upcard = d.card()
-        limit = upcard_limit(upcard)
+        limit = upcard_limit(upcard, rules)
     else:
         limit = rules.knock_limit
         if d.pick(10) == 9:
@@ -196,7 +204,7 @@ def match_documents(draw, max_hands: int = MAX_HANDS):
         hands.append(read_hand(raw, match.players, rules, number))
         outcome = score(hands[-1], match.players, rules)
         if outcome.winner is not None:
-            won[outcome.winner] += outcome.points
+            won[outcome.winner] += game_points(outcome, rules)
         if max(won.values()) >= rules.target and score_sheet(match.with_hands(hands)).finished:
             break
     doc["hands"] = hands_raw
@@ -210,15 +218,15 @@ def sheets_of_prefixes(doc):
     return match, sheets
 
 
-def state_from_lines(lines, players, game_count):
+def state_from_lines(lines, players, game_count, rules: Rules):
     """Each game's scores, boxes and winner rebuilt from the sheet's lines alone."""
     games = [{"scores": {p: 0 for p in players}, "boxes": {p: 0 for p in players}, "winner": None}
              for _ in range(game_count)]
     for line in lines:
         for number in line.games:
             game = games[number - 1]
-            game["scores"][line.outcome.winner] += line.outcome.points
-            game["boxes"][line.outcome.winner] += 1
+            game["scores"][line.outcome.winner] += game_points(line.outcome, rules)
+            game["boxes"][line.outcome.winner] += line.outcome.boxes
         for number in line.closed:
             games[number - 1]["winner"] = line.outcome.winner
     return games
@@ -276,8 +284,8 @@ def test_scores_and_boxes_are_the_hands_written_into_each_game(doc):
             for name in sheet.players:
                 mine = [line for line in sheet.lines
                         if game.number in line.games and line.outcome.winner == name]
-                assert game.scores[name] == sum(line.outcome.points for line in mine)
-                assert game.boxes[name] == len(mine)
+                assert game.scores[name] == sum(game_points(line.outcome, sheet.match.rules) for line in mine)
+                assert game.boxes[name] == sum(line.outcome.boxes for line in mine)
 
 
 @PROPERTY_SETTINGS
@@ -341,7 +349,7 @@ def test_replaying_a_prefix_gives_the_prefix_of_the_sheet(doc):
     for k, sheet in enumerate(sheets):
         assert [line.to_dict() for line in sheet.lines] == [line.to_dict() for line in full.lines[:k]]
         # Each game as the full run had it after k hands, rebuilt from its lines.
-        rebuilt = state_from_lines(full.lines[:k], match.players, match.game_count)
+        rebuilt = state_from_lines(full.lines[:k], match.players, match.game_count, match.rules)
         for game, then in zip(sheet.games, rebuilt):
             assert game.scores == then["scores"]
             assert game.boxes == then["boxes"]
@@ -388,10 +396,12 @@ def test_settlement_arithmetic(doc):
         loser = next(name for name in match.players if name != winner)
         assert game.scores[winner] >= rules.target > game.scores[loser]
         assert s.game_bonus == rules.game_bonus
-        assert s.box_bonus == {name: game.boxes[name] * rules.box_bonus for name in match.players}
-        assert s.totals[winner] == game.scores[winner] + game.boxes[winner] * rules.box_bonus + rules.game_bonus
-        assert s.totals[loser] == game.scores[loser] + game.boxes[loser] * rules.box_bonus
+        per_box = 0 if rules.immediate_boxes else rules.box_bonus
+        assert s.box_bonus == {name: game.boxes[name] * per_box for name in match.players}
         assert s.shutout == (game.scores[loser] == 0)
+        shutout_bonus = rules.shutout_bonus if s.shutout else 0
+        assert s.totals[winner] == game.scores[winner] + game.boxes[winner] * per_box + rules.game_bonus + shutout_bonus
+        assert s.totals[loser] == game.scores[loser] + game.boxes[loser] * per_box
         diff = s.totals[winner] - s.totals[loser]
         assert s.net == (diff * rules.shutout_multiplier if s.shutout else diff)
 
@@ -457,6 +467,7 @@ def reference_replay(doc: dict) -> dict:
     dealer = doc.get("first_dealer", players[0])
     out_hands = []
     for number, hand in enumerate(doc["hands"], start=1):
+        doubled = False
         if "draw" in hand:
             result, winner, points = "draw", None, 0
         elif "points" in hand:
@@ -469,13 +480,14 @@ def reference_replay(doc: dict) -> dict:
                 result, winner, points = "big_gin", knocker, od + rules["big_gin_bonus"]
             elif kd == 0:
                 result, winner, points = "gin", knocker, od + rules["gin_bonus"]
-            elif kd < od:
+            elif kd < od or (kd == od and not rules["undercut_on_tie"]):
                 result, winner, points = "knock", knocker, od - kd
             else:
                 result, winner, points = "undercut", defender, kd - od + rules["undercut_bonus"]
             upcard = hand.get("upcard")
             if rules["oklahoma"] and rules["spade_double"] and upcard and upcard[-1] == "S":
                 points *= 2
+                doubled = True
         written = []
         if winner is not None:
             fresh = False
@@ -490,9 +502,13 @@ def reference_replay(doc: dict) -> dict:
                 elif not fresh:
                     written.append(g)
                     fresh = True
+            earned = {"gin": rules["gin_boxes"], "big_gin": rules["gin_boxes"],
+                      "undercut": rules["undercut_boxes"]}.get(result, 1)
+            if doubled and rules["spade_double_boxes"]:
+                earned *= 2
             for g in written:
-                scores[g][winner] += points
-                boxes[g][winner] += 1
+                scores[g][winner] += points + (earned * rules["box_bonus"] if rules["immediate_boxes"] else 0)
+                boxes[g][winner] += earned
                 if scores[g][winner] >= rules["target"]:
                     winners[g] = winner
         out_hands.append({"number": number, "dealer": dealer, "result": result, "winner": winner,
@@ -508,9 +524,10 @@ def reference_replay(doc: dict) -> dict:
         if winners[g] is not None:
             w = winners[g]
             l = players[1] if w == players[0] else players[0]
-            bonus = {p: boxes[g][p] * rules["box_bonus"] for p in players}
-            totals = {p: scores[g][p] + bonus[p] + (rules["game_bonus"] if p == w else 0) for p in players}
+            bonus = {p: 0 if rules["immediate_boxes"] else boxes[g][p] * rules["box_bonus"] for p in players}
             shutout = scores[g][l] == 0
+            totals = {p: scores[g][p] + bonus[p] for p in players}
+            totals[w] += rules["game_bonus"] + (rules["shutout_bonus"] if shutout else 0)
             g_net = (totals[w] - totals[l]) * (rules["shutout_multiplier"] if shutout else 1)
             settlement = {"game_bonus": rules["game_bonus"], "box_bonus": bonus, "shutout": shutout,
                           "totals": totals, "net": g_net}
@@ -546,3 +563,80 @@ def test_a_ten_thousand_hand_match_replays_whole():
     # Every won hand is a box somewhere: game 1 holds each player's every win.
     won = sum(1 for h in out["hands"] if h["winner"] is not None)
     assert sum(out["games"][0]["boxes"].values()) == won
+
+
+# ---------------------------------------------------------------------------
+# The variants of RULES.md
+# ---------------------------------------------------------------------------
+
+
+def variant_documents(**fixed):
+    """Generated documents with some variant settings fixed, so each property below meets them every time."""
+    return match_documents().map(lambda doc: {**doc, "rules": {**doc.get("rules", {}), **fixed}}).filter(accepted)
+
+
+def accepted(doc: dict) -> bool:
+    """Fixing a setting after the hands were drawn can make a hand invalid or late; those are skipped."""
+    try:
+        load_match(json.dumps(doc))
+    except MatchError:
+        return False
+    return True
+
+
+@PROPERTY_SETTINGS
+@given(variant_documents(immediate_boxes=True))
+def test_with_immediate_boxes_a_games_score_is_its_points_and_box_bonuses(doc):
+    match, sheets = sheets_of_prefixes(doc)
+    rules = match.rules
+    for sheet in sheets:
+        for game in sheet.games:
+            for name in sheet.players:
+                mine = [line.outcome for line in sheet.lines
+                        if game.number in line.games and line.outcome.winner == name]
+                assert game.scores[name] == sum(o.points + o.boxes * rules.box_bonus for o in mine)
+            if game.settlement:
+                assert dict(game.settlement.box_bonus) == {name: 0 for name in sheet.players}
+
+
+@PROPERTY_SETTINGS
+@given(variant_documents(undercut_on_tie=False))
+def test_without_undercut_on_tie_no_tie_is_an_undercut(doc):
+    sheet = score_sheet(match_from_document(doc))
+    for line in sheet.lines:
+        entry = line.entry
+        if entry.kind == "knock" and entry.knocker_deadwood == entry.opponent_deadwood != 0:
+            assert line.outcome.result == "knock" and line.outcome.winner == entry.knocker
+            assert line.outcome.points == 0 and line.games, "a tie is still a win written somewhere"
+        if line.outcome.result == "undercut":
+            assert entry.knocker_deadwood > entry.opponent_deadwood
+
+
+ONE_BOX = {"gin_boxes": 1, "undercut_boxes": 1, "spade_double_boxes": False, "immediate_boxes": False}
+
+
+@PROPERTY_SETTINGS
+@given(match_documents())
+def test_extra_boxes_change_no_placement_closing_or_dealer(doc):
+    """Boxes counted at the settlement only say "has scored there": more of them move nothing."""
+    doc = {**doc, "rules": {**doc.get("rules", {}), "immediate_boxes": False}}
+    plain = {**doc, "rules": {**doc["rules"], **ONE_BOX}}
+    if not accepted(doc):
+        return
+    where = [(line.games, line.closed, line.dealer) for line in score_sheet(match_from_document(doc)).lines]
+    assert where == [(line.games, line.closed, line.dealer) for line in score_sheet(match_from_document(plain)).lines]
+
+
+@PROPERTY_SETTINGS
+@given(st.one_of(match_documents(), variant_documents(undercut_on_tie=False)))  # ties: wins of 0 points
+def test_has_scored_in_a_game_means_has_a_box_there(doc):
+    """Whatever the boxes are worth and whenever they count: a win goes into every open game where
+    the winner has a box and into the first open one where they have none."""
+    _, sheets = sheets_of_prefixes(doc)
+    for k, line in enumerate(sheets[-1].lines):
+        if line.outcome.winner is None:
+            continue
+        open_games = [game for game in sheets[k].games if game.open]
+        boxed = [game.number for game in open_games if game.boxes[line.outcome.winner] > 0]
+        fresh = [game.number for game in open_games if game.boxes[line.outcome.winner] == 0][:1]
+        assert line.games == tuple(sorted(boxed + fresh))

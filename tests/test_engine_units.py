@@ -409,7 +409,21 @@ def test_classic_defaults_are_the_rules_table():
     assert Rules().to_dict() == {
         "gin_bonus": 25, "undercut_bonus": 10, "big_gin_bonus": 31, "knock_limit": 10,
         "target": 100, "game_bonus": 100, "box_bonus": 25, "shutout_multiplier": 2,
-        "dealer_rule": "winner", "oklahoma": False, "spade_double": True}
+        "dealer_rule": "winner", "oklahoma": False, "spade_double": True,
+        # RULES.md "Variants"
+        "undercut_on_tie": True, "immediate_boxes": False, "shutout_bonus": 0, "gin_boxes": 1,
+        "undercut_boxes": 1, "oklahoma_ace": "gin", "spade_double_boxes": False}
+
+
+@pytest.mark.parametrize("name, differs", [
+    ("bicycle", {"gin_bonus": 20, "box_bonus": 20, "shutout_bonus": 100, "shutout_multiplier": 1}),
+    ("palace", {"undercut_bonus": 20, "box_bonus": 10, "immediate_boxes": True, "game_bonus": 0,
+                "shutout_multiplier": 1}),
+])
+def test_variant_presets_are_the_rules_table(name, differs):
+    # RULES.md's presets table: the rest are the defaults (Bicycle's undercut 10 is the default)
+    preset = PRESETS[name]
+    assert {k: v for k, v in preset.to_dict().items() if getattr(Rules(), k) != v} == differs
 
 
 def test_box_bonus_and_game_bonus_settings():
@@ -446,6 +460,17 @@ def test_target_setting():
     ({"oklahoma": 1}, "rules.oklahoma"),                       # int where bool expected
     ({"spade_double": 0}, "rules.spade_double"),
     ({"oklahoma": "true"}, "rules.oklahoma"),
+    # the variants
+    ({"undercut_on_tie": "no"}, "rules.undercut_on_tie"),
+    ({"immediate_boxes": 1}, "rules.immediate_boxes"),
+    ({"spade_double_boxes": None}, "rules.spade_double_boxes"),
+    ({"shutout_bonus": -1}, "rules.shutout_bonus"),
+    ({"gin_boxes": 0}, "rules.gin_boxes"),
+    ({"gin_boxes": 6}, "rules.gin_boxes"),
+    ({"undercut_boxes": 0}, "rules.undercut_boxes"),
+    ({"undercut_boxes": 1.0}, "rules.undercut_boxes"),
+    ({"oklahoma_ace": "eleven"}, "rules.oklahoma_ace"),
+    ({"oklahoma_ace": 1}, "rules.oklahoma_ace"),
 ])
 def test_rules_validation_refuses(settings, field):
     with pytest.raises(MatchError) as info:
@@ -636,3 +661,54 @@ def test_export_is_the_input_plus_result():
     assert exported["result"]["hands"][0]["points"] == 18
     # importing it (result ignored) gives the same match back
     assert load_match(json.dumps(exported)) == match
+
+
+# ---------------------------------------------------------------------------
+# The variants of RULES.md
+# ---------------------------------------------------------------------------
+
+
+def test_tie_is_an_undercut_by_default_and_the_knockers_without_undercut_on_tie():
+    assert one(knock("Ana", 7, 7))["result"] == "undercut"
+    line = one(knock("Ana", 7, 7), rules={"undercut_on_tie": False})
+    assert (line["result"], line["winner"], line["points"], line["games"]) == ("knock", "Ana", 0, [1])
+    # a lower knocker is still undercut
+    assert one(knock("Ana", 7, 6), rules={"undercut_on_tie": False})["result"] == "undercut"
+
+
+def test_immediate_boxes_count_towards_the_target_and_not_at_the_settlement():
+    # box 10: 90 + 10 = 100 closes the game at once; the settlement adds no box bonus
+    game = run([points("Ana", 90)], format="single", rules={"immediate_boxes": True, "box_bonus": 10})["games"][0]
+    assert (game["scores"], game["winner"]) == ({"Ana": 100, "Ben": 0}, "Ana")
+    assert game["settlement"]["box_bonus"] == {"Ana": 0, "Ben": 0}
+    assert game["settlement"]["totals"] == {"Ana": 200, "Ben": 0}
+
+
+def test_shutout_bonus_is_added_before_the_multiplier_and_only_in_a_shutout():
+    rules = {"shutout_bonus": 50}
+    # Ana 100 + 100 + 25 + 50 = 275, x 2 = 550
+    settlement = run([points("Ana", 100)], format="single", rules=rules)["games"][0]["settlement"]
+    assert (settlement["totals"]["Ana"], settlement["net"]) == (275, 550)
+    settlement = run([points("Ben", 1), points("Ana", 100)], format="single", rules=rules)["games"][0]["settlement"]
+    assert settlement["totals"]["Ana"] == 225
+
+
+def test_gin_and_undercut_boxes():
+    rules = {"gin_boxes": 3, "undercut_boxes": 2}
+    out = run([knock("Ana", 0, 10), knock("Ana", 8, 2), knock("Ana", 4, 20)], format="single", rules=rules)
+    assert out["games"][0]["boxes"] == {"Ana": 4, "Ben": 2}
+
+
+def test_oklahoma_ace_one_lets_a_player_knock_with_one():
+    rules = {"oklahoma": True, "oklahoma_ace": "one"}
+    assert one(knock("Ana", 1, 30, upcard="AC"), rules=rules)["points"] == 29
+    assert refusal(document([knock("Ana", 2, 30, upcard="AC")], rules=rules)).field == "knocker_deadwood"
+
+
+def test_spade_double_boxes_doubles_the_boxes_of_a_doubled_hand_only():
+    rules = {"oklahoma": True, "spade_double_boxes": True, "gin_boxes": 2}
+    out = run([knock("Ana", 0, 10, upcard="5S"), knock("Ben", 0, 10, upcard="5H")], format="single", rules=rules)
+    assert out["games"][0]["boxes"] == {"Ana": 4, "Ben": 2}
+    # without spade_double there is nothing doubled, so nothing more
+    out = run([knock("Ana", 0, 10, upcard="5S")], format="single", rules={**rules, "spade_double": False})
+    assert out["games"][0]["boxes"] == {"Ana": 2, "Ben": 0}

@@ -195,3 +195,11 @@ def test_a_long_history_lists_the_newest_fifty_and_counts_them_all(client):
     assert "/matches/52" in page and '"/matches/1"' not in page
     everything = client.get(f"/players/{ids['Ana']}?all=1").get_data(as_text=True)
     assert everything.count('<li><a href="/matches/') == 52
+
+
+def test_the_record_counts_boxes_as_the_engine_does():
+    # gin_boxes 2, undercut_boxes 2 and a tie won by the knocker: Ana 3 + 2 + 1, Ben 4 + 2 + 0 (the case's games)
+    sheet = score_sheet(load_match(json.dumps(case("variants/variants-tie-goes-to-knocker"))))
+    assert (player_record("Ana", [sheet]).boxes, player_record("Ben", [sheet]).boxes) == (6, 6)
+    ana = player_record("Ana", [sheet])
+    assert (ana.hands_won, ana.knocks, ana.undercuts_suffered, ana.points_won) == (3, 4, 1, 38)

@@ -279,3 +279,8 @@ def test_the_pages_point_the_script_at_the_endpoint_and_hold_no_rules(client):
     assert not {"gin", "undercut", "big_gin", "scores", "wins", "over_limit", "and"} & set(texts)
     for script in (ROOT / "static").glob("*.js"):
         assert not RULE_WORDS.search(script.read_text(encoding="utf-8")), script.name
+
+
+def test_the_preview_knows_the_tables_ace():
+    doc, _ = load("variants-oklahoma-ace-one")
+    assert preview_hand(before(doc, 1), {"upcard": "AS"}).limit == 1

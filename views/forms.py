@@ -270,7 +270,15 @@ DEALER_RULE_LABELS = {
     "loser": _l("loser"),
     "alternate": _l("alternate"),
 }
-PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern")}
+PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern"), "bicycle": _l("Bicycle"), "palace": _l("Palace")}
+OKLAHOMA_ACE_LABELS = {"gin": _l("gin only"), "one": _l("a knock with 1 or less")}  # models.rules.OKLAHOMA_ACES
+# Yes/no settings asked as "as the preset / yes / no", so an untouched field keeps the preset's value.
+SWITCHES = ("spade_double", "undercut_on_tie", "immediate_boxes", "spade_double_boxes")
+
+
+def switch(label) -> SelectField:
+    """A yes/no setting typed over the preset: empty keeps the preset's value."""
+    return SelectField(label, choices=[("", _l("as the preset")), ("on", _l("yes")), ("off", _l("no"))], default="")
 
 
 class NewMatchForm(Form):
@@ -291,9 +299,13 @@ class NewMatchForm(Form):
                               choices=[("", _l("as the preset"))] + [(r, DEALER_RULE_LABELS[r]) for r in DEALER_RULES],
                               validate_choice=True, default="")
     oklahoma = BooleanField(_l("Oklahoma (the upcard sets the knock limit)"))
-    spade_double = SelectField(_l("Spade upcard doubles"),
-                               choices=[("", _l("as the preset")), ("on", _l("yes")), ("off", _l("no"))],
-                               default="")
+    spade_double = switch(_l("Spade upcard doubles"))
+    # The variants of RULES.md, each named as its setting.
+    undercut_on_tie = switch(_l("Equal counts are an undercut"))
+    immediate_boxes = switch(_l("Boxes count at once, towards the target"))
+    spade_double_boxes = switch(_l("A doubled hand earns twice its boxes"))
+    oklahoma_ace = SelectField(_l("An ace upcard allows"), validate_choice=True, default="",
+                               choices=[("", _l("as the preset")), *OKLAHOMA_ACE_LABELS.items()])
     # One field per whole-number setting, named as the setting (tests/test_web_matches.py checks none is missing).
     gin_bonus = setting(_l("Gin bonus"), "gin_bonus")
     undercut_bonus = setting(_l("Undercut bonus"), "undercut_bonus")
@@ -303,9 +315,13 @@ class NewMatchForm(Form):
     game_bonus = setting(_l("Game bonus"), "game_bonus")
     box_bonus = setting(_l("Box bonus (per hand won)"), "box_bonus")
     shutout_multiplier = setting(_l("Shutout multiplier"), "shutout_multiplier")
+    shutout_bonus = setting(_l("Shutout bonus"), "shutout_bonus")
+    gin_boxes = setting(_l("Boxes for a gin"), "gin_boxes")
+    undercut_boxes = setting(_l("Boxes for an undercut"), "undercut_boxes")
 
     def offer_presets(self, names: list[str]) -> None:
-        """Classic and Modern, then the presets this table saved (values 'saved:NAME')."""
+        """The built-in presets (Classic, Modern, Bicycle, Palace), then the ones this table saved
+        (values 'saved:NAME')."""
         self.preset.choices = list(PRESET_LABELS.items()) + [
             ("saved:" + name, name) for name in names]
 
@@ -316,12 +332,14 @@ class NewMatchForm(Form):
             value = getattr(self, name).data
             if value is not None:
                 chosen[name] = value
-        if self.dealer_rule.data:
-            chosen["dealer_rule"] = self.dealer_rule.data
+        for name in ("dealer_rule", "oklahoma_ace"):
+            if getattr(self, name).data:
+                chosen[name] = getattr(self, name).data
         if self.oklahoma.data:
             chosen["oklahoma"] = True
-        if self.spade_double.data:
-            chosen["spade_double"] = self.spade_double.data == "on"
+        for name in SWITCHES:
+            if getattr(self, name).data:
+                chosen[name] = getattr(self, name).data == "on"
         return chosen
 
 

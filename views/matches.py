@@ -53,7 +53,7 @@ def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
 
 
 def preset_rules() -> dict:
-    """Every preset by its form value: the built-in two and the table's own."""
+    """Every preset by its form value: the built-in four (RULES.md) and the table's own."""
     saved = storage.saved_presets(get_db(), table=table_id())
     return {**PRESETS, **{"saved:" + name: rules for name, rules in saved.items()}}
 
@@ -271,6 +271,16 @@ SETTING_PHRASES = {
     "big_gin_bonus": N_("big gin %(value)s"),
     "game_bonus": N_("game %(value)s"),
     "shutout_multiplier": N_("shutout × %(value)s"),
+    "shutout_bonus": N_("shutout bonus %(value)s"),
+    "gin_boxes": N_("gin boxes %(value)s"),
+    "undercut_boxes": N_("undercut boxes %(value)s"),
+}
+# The yes/no and choice variants by the phrase of their value when it differs from Classic.
+VARIANT_PHRASES = {
+    ("undercut_on_tie", False): N_("a tie goes to the knocker"),
+    ("immediate_boxes", True): N_("boxes count at once"),
+    ("spade_double_boxes", True): N_("doubled boxes"),
+    ("oklahoma_ace", "one"): N_("ace knocks at 1"),
 }
 DEALER_PHRASES = {
     "winner": N_("the winner deals"),
@@ -292,4 +302,5 @@ def rules_summary(rules: Rules) -> str:
         parts.append(gettext(DEALER_PHRASES[rules.dealer_rule]))
     if rules.oklahoma:
         parts.append(gettext("Oklahoma, spade doubles") if rules.spade_double else gettext("Oklahoma"))
+    parts += [gettext(phrase) for (name, value), phrase in VARIANT_PHRASES.items() if getattr(rules, name) == value]
     return ", ".join(parts)
