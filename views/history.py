@@ -5,6 +5,8 @@ Every change is Post/Redirect/Get with a flash; storage does the write in one BE
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_datetime, gettext, lazy_gettext
 
@@ -173,7 +175,6 @@ def shown(value) -> str:
 
 def event_words(event: history.Event) -> tuple[str, list[str]]:
     """'Hand 3 changed on Ana's phone at 21:14' and, below it, 'knocker_deadwood 4 → 6' per changed key."""
-    from datetime import datetime
     time = format_datetime(datetime.fromisoformat(event.at), "HH:mm")
     title = str(ACTIONS[event.action]) % {"number": event.number, "device": event.device or "?", "time": time}
     if event.action == "changed":
