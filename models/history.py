@@ -104,22 +104,28 @@ def restore_hand(conn: sqlite3.Connection, match_id: int, hand_id: int, version:
         return Saved(number, sheet, version=storage.version_now(conn, match_id), hand_id=hand_id)
 
 
-def set_deleted(conn: sqlite3.Connection, match_id: int, when: str | None, *, table: int) -> None:
-    """A match deleted (`when`) or restored (None): every row is kept, only the mark moves."""
+def set_deleted(conn: sqlite3.Connection, match_id: int, when: str | None, *, table: int) -> bool:
+    """A match deleted (`when`) or restored (None): every row is kept, only the mark moves.
+
+    False when it already was so (a second tap); NoSuchMatch for a match of another table.
+    """
     with immediate(conn):
         found = conn.execute("SELECT deleted FROM match WHERE id = ? AND table_id = ?", (match_id, table)).fetchone()
-        if found is None or (found["deleted"] is None) == (when is None):
+        if found is None:
             raise NoSuchMatch(match_id)
+        if (found["deleted"] is None) == (when is None):
+            return False
         conn.execute("UPDATE match SET deleted = ?, version = version + 1 WHERE id = ?", (when, match_id))
+        return True
 
 
-def delete_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> None:
+def delete_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> bool:
     """The match leaves every list, export and record of its table; "Deleted matches" brings it back."""
-    set_deleted(conn, match_id, now(), table=table)
+    return set_deleted(conn, match_id, now(), table=table)
 
 
-def restore_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> None:
-    set_deleted(conn, match_id, None, table=table)
+def restore_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> bool:
+    return set_deleted(conn, match_id, None, table=table)
 
 
 def deleted_matches(conn: sqlite3.Connection, limit: int = 20, *, table: int) -> list[storage.StoredMatch]:

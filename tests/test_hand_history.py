@@ -143,6 +143,8 @@ def test_a_deleted_match_leaves_every_list_and_comes_back(client):
     assert action == f"/matches/{match_id}/restore"
     assert client.post(action, data=data).status_code == 302
     assert export(client, match_id) == before
+    again = client.post(action, data=data, follow_redirects=True)  # a second tap: nothing to restore
+    assert "That match is not deleted" in again.get_data(as_text=True)
     assert "Deleted matches" not in client.get("/").get_data(as_text=True)
 
 

@@ -42,7 +42,9 @@ def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]
 
 def before_or_404(stored: storage.StoredMatch, value) -> int:
     before = read_count(value, VERSION_DIGITS)
-    if before is None or not 1 <= before <= len(stored.match.hands):
+    if before is None:
+        abort(400, description=gettext("Say which hand it goes before."))
+    if not 1 <= before <= len(stored.match.hands):
         abort(404, description=gettext("There is no such hand in this match."))
     return before
 
@@ -138,10 +140,12 @@ def restore_match(match_id: int):
         flash(str(EXPIRED), "warning")
         return redirect(url_for("matches.home"))
     try:
-        history.restore_match(get_db(), match_id, table=table_id())
+        restored = history.restore_match(get_db(), match_id, table=table_id())
     except storage.NoSuchMatch:
+        abort(404, description=gettext("There is no such match."))
+    if not restored:
         flash(gettext("That match is not deleted; nothing was changed."))
-        return redirect(url_for("matches.home"))
+        return redirect(url_for("matches.show", match_id=match_id))
     flash(gettext("%(match)s is restored.", match=match_words(match_or_404(match_id))))
     return redirect(url_for("matches.show", match_id=match_id))
 
