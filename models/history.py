@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from . import storage
-from .errors import N_, MatchError, MatchOver, NoSuchMatch
+from .errors import N_, MatchError, MatchOver, Message, NoSuchMatch
 from .hand import Hand
 from .ledger import Sheet
 from .match import MAX_HANDS
@@ -43,6 +43,19 @@ def fold_with(conn: sqlite3.Connection, match_id: int, current: storage.StoredMa
             raise
         raise MatchOver(error.hand, N_("with this hand the match would be over after hand {last}; "
                                        "delete the hands after it first")) from None
+
+
+def closing_moves(before: Sheet, after: Sheet, number: int) -> list[Message]:
+    """A game still won by the same player that now closes with another hand than the one it did
+    (its closing hand, moved one down when it is `number` or later, is not the one that closes it now).
+    `was` is the old number, as "Hand 6, now hand 7" says it."""
+    messages = []
+    for old, new in zip(before.games, after.games):
+        if old.winner and old.winner == new.winner:
+            if new.closed_by != old.closed_by + (old.closed_by >= number):
+                messages.append(Message(N_("Game {number} now closes with hand {hand} (before: hand {was})."),
+                                        number=new.number, hand=new.closed_by, was=old.closed_by))
+    return messages
 
 
 def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, hand: Hand, form_id: str | None,

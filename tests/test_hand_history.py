@@ -50,6 +50,13 @@ def test_a_forgotten_hand_goes_before_hand_2_and_the_app_says_what_moved(client)
     assert after[1] == {"knocker": "Ben", "knocker_deadwood": 3, "opponent_deadwood": 20}
 
 
+def test_an_insert_that_closes_a_game_earlier_says_so(client):
+    match_id = import_match(client, case("seed001-ana-ben"))  # Ana wins game 1 with hand 6
+    response = insert(client, match_id, 2, winner="Ana", points="40")
+    page = unescape(client.get(response.headers["Location"]).get_data(as_text=True))
+    assert "Game 1 now closes with hand 5 (before: hand 6)." in page
+
+
 def test_the_same_insert_form_posted_twice_stores_one_hand(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     page = client.get(f"/matches/{match_id}/hands/new?before=1").get_data(as_text=True)

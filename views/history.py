@@ -37,7 +37,7 @@ def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]
     messages = []
     for old, new in zip(before.lines[number - 1:], after.lines[number:]):
         messages.extend(moved_line(old, new))
-    return messages + game_changes(before, after)
+    return messages + history.closing_moves(before, after, number) + game_changes(before, after)
 
 
 def before_or_404(stored: storage.StoredMatch, value) -> int:
