@@ -157,7 +157,7 @@ def player_names(conn: sqlite3.Connection, *, table: int) -> list[str]:
     """Known players, most recently active first, for the new-match suggestions."""
     rows = conn.execute(
         """SELECT p.name FROM player p LEFT JOIN match m
-           ON m.player1_id = p.id OR m.player2_id = p.id
+           ON (m.player1_id = p.id OR m.player2_id = p.id) AND m.deleted IS NULL
            WHERE p.table_id = ?
            GROUP BY p.id ORDER BY MAX(m.created) DESC, p.name""", (table,)
     ).fetchall()
@@ -249,20 +249,22 @@ def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
 
 def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
     return conn.execute(
-        "SELECT * FROM hand WHERE match_id = ? ORDER BY position", (match_id,)
+        "SELECT * FROM hand WHERE match_id = ? AND deleted IS NULL ORDER BY position", (match_id,)
     ).fetchall()
 
 
 def get_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> StoredMatch:
     """Match ids count across the server: one of another table is NoSuchMatch here."""
-    row = conn.execute(MATCH_QUERY + " WHERE m.id = ? AND m.table_id = ?", (match_id, table)).fetchone()
+    row = conn.execute(MATCH_QUERY + " WHERE m.id = ? AND m.table_id = ? AND m.deleted IS NULL",
+                       (match_id, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id)
     return stored_match(row, hand_rows(conn, match_id))
 
 
 def get_match_by_token(conn: sqlite3.Connection, token: str, *, table: int) -> StoredMatch:
-    row = conn.execute(MATCH_QUERY + " WHERE m.view_token = ? AND m.table_id = ?", (token, table)).fetchone()
+    row = conn.execute(MATCH_QUERY + " WHERE m.view_token = ? AND m.table_id = ? AND m.deleted IS NULL",
+                       (token, table)).fetchone()
     if row is None:
         raise NoSuchMatch(token)
     return stored_match(row, hand_rows(conn, row["id"]))
@@ -283,7 +285,7 @@ def abandoned_matches(conn: sqlite3.Connection, limit: int = 50,
 
 
 def count_abandoned(conn: sqlite3.Connection, *, table: int) -> int:
-    return conn.execute("SELECT COUNT(*) FROM match WHERE abandoned IS NOT NULL AND table_id = ?",
+    return conn.execute("SELECT COUNT(*) FROM match WHERE abandoned IS NOT NULL AND deleted IS NULL AND table_id = ?",
                         (table,)).fetchone()[0]
 
 
@@ -302,14 +304,16 @@ EVERY_TABLE = None  # only the `finished` index, which is the server's, reads ac
 
 
 def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int,
-                  cache: MatchCache | None = None, *, table: int | None) -> list[StoredMatch]:
+                  cache: MatchCache | None = None, *, table: int | None, deleted: bool = False) -> list[StoredMatch]:
     """Matches with their hands; only those not already in the app's `cache` read their hands.
 
     `where` and `order` are constant fragments written in this module; every
     value is a bound parameter. `table` has no default: EVERY_TABLE must be said.
+    A deleted match is in no list, record or export of its table; only `deleted=True` finds it.
     """
     if table is not EVERY_TABLE:
-        where, params = f"m.table_id = ? AND ({where})", (table,) + params
+        kept = "NOT NULL" if deleted else "NULL"
+        where, params = f"m.table_id = ? AND m.deleted IS {kept} AND ({where})", (table,) + params
     query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
     rows = conn.execute(query, params + (limit,)).fetchall()
     found = {row["id"]: cache.get(row) if cache is not None else None for row in rows}
@@ -320,7 +324,7 @@ def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: st
         marks = ",".join("?" * len(chunk))
         # Only "?" placeholders are formatted in; the ids are bound parameters.
         for hand in conn.execute(
-                f"SELECT * FROM hand WHERE match_id IN ({marks}) ORDER BY match_id, position",  # nosec B608
+                f"SELECT * FROM hand WHERE match_id IN ({marks}) AND deleted IS NULL ORDER BY match_id, position",  # nosec B608
                 chunk):
             by_match[hand["match_id"]].append(hand)
     out = []
@@ -335,13 +339,14 @@ def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: st
 
 
 def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Hand,
-                players: tuple[str, str], submission: str | None = None) -> None:
-    conn.execute(
+                players: tuple[str, str], submission: str | None = None) -> int:
+    """The new row's id, which the hand's history names for good (a deleted hand keeps its row)."""
+    return conn.execute(
         # The column names are the constant HAND_COLUMNS; every value is a bound parameter.
         f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"  # nosec B608
         f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?)",
         (match_id, position, *hand_row(hand, players), submission, now()),
-    )
+    ).lastrowid
 
 
 def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = None,
@@ -496,7 +501,7 @@ def rebuild_finished(conn: sqlite3.Connection) -> int:
 
 def finished_at(conn: sqlite3.Connection, match_id: int) -> str:
     """When the closing hand was stored: the last hand's time (or now, for a match imported whole)."""
-    last = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
+    last = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ? AND deleted IS NULL", (match_id,)).fetchone()[0]
     return last or now()
 
 
@@ -506,6 +511,7 @@ class Saved:
     sheet: Sheet
     duplicate: bool = False
     version: int | None = None  # the match's version after the write, for a way back that must not be stale
+    hand_id: int | None = None  # the row a delete kept, for the way back that restores it
 
 
 def version_now(conn: sqlite3.Connection, match_id: int) -> int:
@@ -525,7 +531,7 @@ OVER = N_("this match is over: start a rematch for more hands")
 
 
 def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None,
-             expected: int | None = None, *, table: int) -> Saved:
+             expected: int | None = None, *, table: int, device: str = "") -> Saved:
     """Append a hand as hand `expected` (the number the page entered, when it says one).
 
     A repeated submission of the same form stores nothing (checked first, so a retried
@@ -548,7 +554,8 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
                 raise MatchOver(None, OVER) from None
             raise
         last = conn.execute("SELECT COALESCE(MAX(position), 0) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
-        insert_hand(conn, match_id, last + 1, hand, match.players, key)
+        hand_id = insert_hand(conn, match_id, last + 1, hand, match.players, key)
+        record_event(conn, match_id, hand_id, "entered", len(match.hands), device, None, hand)
         version = version_now(conn, match_id)
     return Saved(len(match.hands), sheet, version=version)
 
@@ -566,7 +573,7 @@ def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None
 
 
 def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand,
-                 version: int | None, *, table: int) -> Saved:
+                 version: int | None, *, table: int, device: str = "") -> Saved:
     """Edit hand `number` (1-based); everything after it is recomputed."""
     with immediate(conn):
         current, rows = checked_current(conn, match_id, version, number, table=table)
@@ -579,20 +586,44 @@ def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Han
             f"UPDATE hand SET {', '.join(c + ' = ?' for c in HAND_COLUMNS)} WHERE id = ?",  # nosec B608
             (*values, rows[number - 1]["id"]),
         )
+        record_event(conn, match_id, rows[number - 1]["id"], "changed", number, device,
+                     current.match.hands[number - 1], hand)
     return Saved(number, sheet)
 
 
 def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: int | None, *,
-                table: int) -> Saved:
-    """Delete hand `number`; the hands after it move up one."""
+                table: int, device: str = "", action: str = "deleted") -> Saved:
+    """Delete hand `number`; the hands after it move up one.
+
+    Nothing entered is lost: the row stays, marked deleted, its position freed (minus its id, which
+    no live hand holds), and its history says where it was, so `history.restore_hand` puts it back.
+    """
     with immediate(conn):
         current, rows = checked_current(conn, match_id, version, number, table=table)
         hands = list(current.match.hands)
         del hands[number - 1]
         sheet = record_change(conn, match_id, current.match.with_hands(hands))
-        conn.execute("DELETE FROM hand WHERE id = ?", (rows[number - 1]["id"],))
+        hand_id = rows[number - 1]["id"]
+        conn.execute("UPDATE hand SET deleted = ?, position = -id WHERE id = ?", (now(), hand_id))
+        record_event(conn, match_id, hand_id, action, number, device, current.match.hands[number - 1], None)
         version = version_now(conn, match_id)
-    return Saved(number, sheet, version=version)
+    return Saved(number, sheet, version=version, hand_id=hand_id)
+
+
+def record_event(conn: sqlite3.Connection, match_id: int, hand_id: int, action: str, number: int,
+                 device: str, old: Hand | None, new: Hand | None) -> None:
+    """One line of a hand's history; the caller holds BEGIN IMMEDIATE, so it commits with the change itself.
+
+    The values are the match file's keys (JSON), so the history page names what a player typed.
+    """
+    conn.execute(
+        "INSERT INTO hand_event (match_id, hand_id, action, number, device, at, old, new)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (match_id, hand_id, action, number, device[:DEVICE_MOST], now(),
+         None if old is None else json.dumps(old.to_dict()), None if new is None else json.dumps(new.to_dict())))
+
+
+DEVICE_MOST = 40  # letters of a device's name ("Ana's phone") kept in the history
 
 
 def backup(source_path: str, target_path: str) -> int:
@@ -630,7 +661,7 @@ def save_preset(conn: sqlite3.Connection, name: str, rules: Rules, *, table: int
 def players_summary(conn: sqlite3.Connection, *, table: int) -> list[sqlite3.Row]:
     return conn.execute(
         """SELECT p.id, p.name, COUNT(m.id) AS matches FROM player p
-           LEFT JOIN match m ON m.player1_id = p.id OR m.player2_id = p.id
+           LEFT JOIN match m ON (m.player1_id = p.id OR m.player2_id = p.id) AND m.deleted IS NULL
            WHERE p.table_id = ?
            GROUP BY p.id ORDER BY p.name COLLATE NOCASE""", (table,)
     ).fetchall()
@@ -703,10 +734,10 @@ def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: 
                   table: int) -> tuple[int, int]:
     """(id, version) without loading hands: what a following phone asks every second or two."""
     if token is not None:
-        row = conn.execute("SELECT id, version FROM match WHERE view_token = ? AND table_id = ?",
+        row = conn.execute("SELECT id, version FROM match WHERE view_token = ? AND table_id = ? AND deleted IS NULL",
                            (token, table)).fetchone()
     else:
-        row = conn.execute("SELECT id, version FROM match WHERE id = ? AND table_id = ?",
+        row = conn.execute("SELECT id, version FROM match WHERE id = ? AND table_id = ? AND deleted IS NULL",
                            (match_id, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id or token)
@@ -752,8 +783,8 @@ def table_by_key(conn: sqlite3.Connection, key: str) -> Table:
 
 def table_of_view_token(conn: sqlite3.Connection, token: str) -> Table:
     """The table of the match a spectator's link names: the link carries no table key."""
-    row = conn.execute("SELECT t.* FROM play_table t JOIN match m ON m.table_id = t.id WHERE m.view_token = ?",
-                       (token,)).fetchone()
+    row = conn.execute("SELECT t.* FROM play_table t JOIN match m ON m.table_id = t.id"
+                       " WHERE m.view_token = ? AND m.deleted IS NULL", (token,)).fetchone()
     if row is None:
         raise NoSuchTable("view token")
     return table_from(row)
@@ -794,6 +825,7 @@ def last_hand_times(conn: sqlite3.Connection, match_ids: list[int], *, table: in
         # Only "?" placeholders are formatted in; the ids are bound parameters.
         rows = conn.execute(
             f"SELECT h.match_id, MAX(h.created) FROM hand h JOIN match m ON m.id = h.match_id"  # nosec B608
-            f" WHERE m.table_id = ? AND h.match_id IN ({marks}) GROUP BY h.match_id", (table, *chunk))
+            f" WHERE m.table_id = ? AND h.match_id IN ({marks}) AND h.deleted IS NULL GROUP BY h.match_id",
+            (table, *chunk))
         out.update({row[0]: row[1] for row in rows})
     return out

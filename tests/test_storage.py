@@ -131,6 +131,7 @@ def test_the_sql_files_make_the_schema_the_old_strings_made(tmp_path):
 
 TABLES_OBJECTS = {"play_table", "play_table_one_home", "sqlite_autoindex_play_table_1", "match_table",
                   "match_needs_table", "match_keeps_table"}  # what migration 0008 (tables) adds
+HISTORY_OBJECTS = {"hand_event", "hand_event_match"}  # what migration 0009 (hand history) adds
 
 
 def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
@@ -138,17 +139,19 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_file(old, len(OLD_MIGRATIONS))
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
-    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS  # 0005 to 0008
+    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS  # 0005 to 0009
     assert {name for _, name in later} == added
     # 0006 adds columns to match, 0008 one more; 0008 rebuilds player and preset with a table each.
-    rebuilt = {"match", "player", "preset"}
+    rebuilt = {"match", "player", "preset", "hand"}  # 0009 adds `deleted` to match and hand
     assert tables(fresh, exclude=added | rebuilt) == tables(old, exclude=rebuilt)
     old_match, new_match = tables(old)[("table", "match")], tables(fresh)[("table", "match")]
     assert new_match == old_match.replace(
         "currency TEXT,", "currency TEXT, name TEXT, abandoned TEXT, rematch_of INTEGER REFERENCES match(id),"
-        " table_id INTEGER REFERENCES play_table(id),")
+        " table_id INTEGER REFERENCES play_table(id), deleted TEXT,")
     for name in ("player", "preset"):
         assert "UNIQUE (table_id, name)" in tables(fresh)[("table", name)]
+    assert tables(fresh)[("table", "hand")] == tables(old)[("table", "hand")].replace(
+        "created TEXT NOT NULL,", "created TEXT NOT NULL, deleted TEXT,")
     assert sqlite3.connect(fresh).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
 
 
@@ -167,8 +170,8 @@ def test_a_file_at_version_2_from_the_old_code_upgrades_in_place(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
     assert [row[0] for row in conn.execute("SELECT name FROM player ORDER BY id")] == ["Ana", "Ben"]
     assert conn.execute("SELECT address FROM login_failure").fetchone()[0] == "10.0.0.9"
-    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-6:] == [
-        "stake", "currency", "name", "abandoned", "rematch_of", "table_id"]
+    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-7:] == [
+        "stake", "currency", "name", "abandoned", "rematch_of", "table_id", "deleted"]
     assert app.test_client().get("/").status_code == 200
 
 

@@ -129,7 +129,7 @@ def test_every_route_of_table_a_asked_with_table_b_ids_is_404(world, table_rules
     app, rules = table_rules
     one, b_players = world["one"], world["b_players"]
     csrf = one.page_fields(world["a"], "csrf_token")["csrf_token"]
-    values = {"table_key": world["a"].split("/")[2], "match_id": world["b_match"], "number": 1,
+    values = {"table_key": world["a"].split("/")[2], "match_id": world["b_match"], "number": 1, "hand_id": 1,
               "player_id": b_players["Zoltan"], "other_id": b_players["Yvette"], "token": world["b_token"]}
     counts, tried = Counter(), 0
     for rule in rules:
@@ -156,7 +156,7 @@ def test_every_route_of_table_a_asked_with_table_b_ids_is_404(world, table_rules
 def test_every_page_of_table_a_answers_its_own_browser(world, table_rules):
     """The same crawl with A's own ids: every page of a table works under its prefix (no 404, no 500)."""
     app, rules = table_rules
-    values = {"table_key": world["a"].split("/")[2], "match_id": world["a_match"], "number": 1,
+    values = {"table_key": world["a"].split("/")[2], "match_id": world["a_match"], "number": 1, "hand_id": 1,
               "player_id": world["a_players"]["Ana"], "other_id": world["a_players"]["Ben"],
               "token": re.search(r"/view/([\w-]+)", world["one"].get(
                   f"{world['a']}matches/{world['a_match']}/join").body).group(1)}
@@ -173,7 +173,7 @@ def test_every_table_route_with_a_wrong_key_is_404(world, table_rules):
     app, rules = table_rules
     one = world["one"]
     csrf = one.page_fields(world["a"], "csrf_token")["csrf_token"]
-    values = {"table_key": secrets.token_urlsafe(24), "match_id": world["a_match"], "number": 1,
+    values = {"table_key": secrets.token_urlsafe(24), "match_id": world["a_match"], "number": 1, "hand_id": 1,
               "player_id": world["a_players"]["Ana"], "other_id": world["a_players"]["Ben"], "token": "x"}
     counts = Counter()
     for rule in rules:
@@ -188,7 +188,7 @@ def test_every_table_route_without_a_key_is_404_unless_it_is_a_global_page(world
     app, rules = table_rules
     one = world["server"].client()  # a browser that opened no table: the front page lists none
     csrf = one.page_fields("/", "csrf_token")["csrf_token"]
-    values = {"match_id": world["a_match"], "number": 1, "player_id": world["a_players"]["Ana"],
+    values = {"match_id": world["a_match"], "number": 1, "hand_id": 1, "player_id": world["a_players"]["Ana"],
               "other_id": world["a_players"]["Ben"], "token": "x"}
     adapter = app.url_map.bind("127.0.0.1")
     counts, globals_ = Counter(), set()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, current_app, g, make_response, render_template, request, url_for
+from flask import abort, current_app, g, make_response, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 
@@ -50,6 +50,25 @@ def current_table() -> storage.Table:
 
 def table_id() -> int:
     return current_table().id
+
+
+BROWSERS = (("Edg", "Edge"), ("Firefox", "Firefox"), ("Chrome", "Chrome"), ("Safari", "Safari"))
+SYSTEMS = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Windows", "Windows"),
+           ("Mac OS", "Mac"), ("Linux", "Linux"))
+
+
+def device_name() -> str:
+    """The name a hand's history gives this device: the one a player set ("Ana's phone"), kept in
+    the session, else one drawn from the browser's User-Agent ("Chrome on Android")."""
+    named = session.get("device")
+    if named:
+        return named
+    agent = request.headers.get("User-Agent", "")
+    browser = next((name for key, name in BROWSERS if key in agent), "")
+    system = next((name for key, name in SYSTEMS if key in agent), "")
+    if browser and system:
+        return gettext("%(browser)s on %(system)s", browser=browser, system=system)
+    return browser or system or gettext("a browser")
 
 
 def in_table() -> bool:

@@ -19,8 +19,8 @@ from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
 from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
-                     hand_number_or_404, line_summary, line_words, match_or_404, preview_data, render_match,
-                     table_id)
+                     device_name, hand_number_or_404, line_summary, line_words, match_or_404, preview_data,
+                     render_match, table_id)
 
 bp = Blueprint("hands", __name__)
 
@@ -117,7 +117,8 @@ def add(match_id: int):
         if question:
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
-        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id())
+        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
+                                 device=device_name())
     except HandAlreadySaved as there:
         return another_deal(stored, form, hand, there)
     except MatchError as error:
@@ -205,7 +206,8 @@ def update(match_id: int, number: int):
             fields = [("version", form.version.data or ""), ("confirmed", "yes")] + entry_fields(form.entry())
             return ask(stored, question[0], [], fields, question[1], 200,
                        url_for("hands.update", match_id=match_id, number=number))
-        saved = storage.replace_hand(get_db(), match_id, number, hand, posted_version(form), table=table_id())
+        saved = storage.replace_hand(get_db(), match_id, number, hand, posted_version(form), table=table_id(),
+                                     device=device_name())
     except storage.StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
@@ -246,16 +248,18 @@ def undo(match_id: int):
         flash(gettext("There is no hand to undo."))
         return redirect(sheet_url(match_id))
     number = len(stored.match.hands)
-    return remove(stored, number, gettext("Hand %(number)s undone.", number=number), redo=stored.match.hands[-1])
+    return remove(stored, number, gettext("Hand %(number)s undone.", number=number), redo=stored.match.hands[-1],
+                  action="undone")
 
 
-def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | None = None):
+def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | None = None, action: str = "deleted"):
     form = VersionForm()
     if not form.validate_on_submit():
         flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
         return redirect(sheet_url(stored.id))
     try:
-        saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form), table=table_id())
+        saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form), table=table_id(),
+                                    device=device_name(), action=action)
     except storage.StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(stored.id))
@@ -269,5 +273,8 @@ def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | Non
     if redo is not None:
         # Exactly once: a new one-time id, and the number it had, so a redo after another phone saved is asked.
         offer_way_back("redo", number, fields=[("form_id", secrets.token_urlsafe(12)), ("number", str(number)),
-                                               ("confirmed", "yes")] + entry_fields(redo.to_dict()))
+                                               ("confirmed", "yes")] + entry_fields(redo.to_dict()),
+                       hand_id=saved.hand_id, version=saved.version)
+    else:
+        offer_way_back("restore", number, hand_id=saved.hand_id, version=saved.version)
     return redirect(sheet_url(stored.id))

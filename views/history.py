@@ -1,0 +1,216 @@
+"""Nothing entered is ever lost: inserting a forgotten hand, restoring a deleted hand or match,
+a match's history page and the name this device signs its changes with.
+
+Every change is Post/Redirect/Get with a flash; storage does the write in one BEGIN IMMEDIATE.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import format_datetime, gettext, lazy_gettext
+
+from .db import get_db
+from .forms import VERSION_DIGITS, HandForm, VersionForm
+from .i18n import render, translated
+from models import history, storage
+from models.changes import game_changes, moved_line
+from models.digits import read_count
+from models.entry import read_entry
+from models.errors import MatchError, Message
+from models.ledger import Sheet
+
+from .common import attach_error, device_name, hand_form_for, line_summary, match_or_404, table_id
+
+bp = Blueprint("history", __name__)
+
+STALE = lazy_gettext("This match changed on another phone; here it is now.")
+EXPIRED = lazy_gettext("The form had expired; nothing was changed. Please try again.")
+
+
+def sheet_url(match_id: int, number: int | None = None) -> str:
+    return url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}" if number else None)
+
+
+def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
+    """What moves when a hand goes in as hand `number`: each later hand (renumbered), then the games."""
+    messages = []
+    for old, new in zip(before.lines[number - 1:], after.lines[number:]):
+        messages.extend(moved_line(old, new))
+    return messages + history.closing_moves(before, after, number) + game_changes(before, after)
+
+
+def before_or_404(stored: storage.StoredMatch, value) -> int:
+    before = read_count(value, VERSION_DIGITS)
+    if before is None:
+        abort(400, description=gettext("Say which hand it goes before."))
+    if not 1 <= before <= len(stored.match.hands):
+        abort(404, description=gettext("There is no such hand in this match."))
+    return before
+
+
+def render_insert(stored: storage.StoredMatch, before: int, form: HandForm, status: int = 200):
+    return render_template("insert_hand.html", stored=stored, match=stored.match, before=before,
+                           form=hand_form_for(stored, form)), status
+
+
+@bp.get("/matches/<int:match_id>/hands/new")
+def new_before(match_id: int):
+    """The hand form for a forgotten hand, entered before hand `before`."""
+    stored = match_or_404(match_id)
+    return render_insert(stored, before_or_404(stored, request.args.get("before")), HandForm(formdata=None))
+
+
+@bp.post("/matches/<int:match_id>/hands/insert")
+def insert(match_id: int):
+    stored = match_or_404(match_id)
+    before = before_or_404(stored, request.form.get("before"))
+    form = HandForm()
+    form.set_players(stored.match.players)
+    if not form.validate_on_submit():
+        return render_insert(stored, before, form, 400)
+    try:
+        hand = read_entry(form.entry(), stored.match.players, stored.match.rules)
+        saved = history.insert_hand_before(get_db(), match_id, before, hand, form.form_id.data,
+                                           read_count(form.version.data, VERSION_DIGITS), table=table_id(),
+                                           device=device_name())
+    except storage.StaleMatch:
+        flash(str(STALE), "warning")
+        return redirect(sheet_url(match_id))
+    except MatchError as error:
+        attach_error(form, error)
+        return render_insert(stored, before, form, 400)
+    if saved.duplicate:
+        flash(gettext("That hand was already saved; nothing was added twice."))
+        return redirect(sheet_url(match_id))
+    flash(gettext("Inserted as hand %(number)s; the hands after it moved down one.", number=before))
+    flash(line_summary(saved.sheet.lines[before - 1]), "saved")
+    for message in insertion_changes(stored.sheet(), saved.sheet, before):
+        flash(render(message), "warning")
+    return redirect(sheet_url(match_id, before))
+
+
+@bp.post("/matches/<int:match_id>/hands/<int:hand_id>/restore")
+def restore_hand(match_id: int, hand_id: int):
+    """A deleted or undone hand back at its place; a second tap changes nothing."""
+    stored = match_or_404(match_id)
+    form = VersionForm()
+    if not form.validate_on_submit():
+        flash(str(EXPIRED), "warning")
+        return redirect(sheet_url(match_id))
+    try:
+        saved = history.restore_hand(get_db(), match_id, hand_id, read_count(form.version.data, VERSION_DIGITS),
+                                     table=table_id(), device=device_name())
+    except storage.StaleMatch:
+        flash(str(STALE), "warning")
+        return redirect(sheet_url(match_id))
+    except storage.NoSuchMatch:
+        abort(404, description=gettext("There is no such hand in this match."))
+    except MatchError as error:
+        flash(gettext("Not restored: %(reason)s", reason=translated(error)), "error")
+        return redirect(sheet_url(match_id))
+    if saved.duplicate:
+        flash(gettext("That hand was already restored; nothing was changed."))
+        return redirect(sheet_url(match_id, saved.number))
+    flash(gettext("Hand %(number)s restored; the sheet is recomputed.", number=saved.number))
+    for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
+        flash(render(message), "warning")
+    return redirect(sheet_url(match_id, saved.number))
+
+
+def match_words(stored: storage.StoredMatch) -> str:
+    return stored.name or gettext("%(one)s vs %(two)s", one=stored.match.players[0], two=stored.match.players[1])
+
+
+@bp.post("/matches/<int:match_id>/delete")
+def delete_match(match_id: int):
+    """The confirmation form of the match page: the match leaves every list, its rows are kept."""
+    stored = match_or_404(match_id)
+    if not VersionForm().validate_on_submit() or request.form.get("confirm") != "yes":
+        flash(gettext("Nothing was deleted: tick the box to confirm."), "warning")
+        return redirect(sheet_url(match_id))
+    history.delete_match(get_db(), match_id, table=table_id())
+    flash(gettext("%(match)s is deleted; restore it from “Deleted matches” below.", match=match_words(stored)))
+    return redirect(url_for("matches.home"))
+
+
+@bp.post("/matches/<int:match_id>/restore")
+def restore_match(match_id: int):
+    if not VersionForm().validate_on_submit():
+        flash(str(EXPIRED), "warning")
+        return redirect(url_for("matches.home"))
+    try:
+        restored = history.restore_match(get_db(), match_id, table=table_id())
+    except storage.NoSuchMatch:
+        abort(404, description=gettext("There is no such match."))
+    if not restored:
+        flash(gettext("That match is not deleted; nothing was changed."))
+        return redirect(url_for("matches.show", match_id=match_id))
+    flash(gettext("%(match)s is restored.", match=match_words(match_or_404(match_id))))
+    return redirect(url_for("matches.show", match_id=match_id))
+
+
+@bp.app_template_global()
+def deleted_matches() -> list[storage.StoredMatch]:
+    """The home page's folded "Deleted matches" list (at most 20, the latest first)."""
+    return history.deleted_matches(get_db(), table=table_id())
+
+
+ACTIONS = {
+    "entered": lazy_gettext("Hand %(number)s entered on %(device)s at %(time)s"),
+    "inserted": lazy_gettext("Hand %(number)s inserted on %(device)s at %(time)s"),
+    "changed": lazy_gettext("Hand %(number)s changed on %(device)s at %(time)s"),
+    "deleted": lazy_gettext("Hand %(number)s deleted on %(device)s at %(time)s"),
+    "undone": lazy_gettext("Hand %(number)s undone on %(device)s at %(time)s"),
+    "restored": lazy_gettext("Hand %(number)s restored on %(device)s at %(time)s"),
+}
+
+
+def shown(value) -> str:
+    """A match-file value as the history writes it: absent is a dash, true/false as in the file."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "; ".join(f"{side}: {' '.join(codes)}" for side, codes in value.items())
+    return str(value)
+
+
+def event_words(event: history.Event) -> tuple[str, list[str]]:
+    """'Hand 3 changed on Ana's phone at 21:14' and, below it, 'knocker_deadwood 4 → 6' per changed key."""
+    time = format_datetime(datetime.fromisoformat(event.at), "HH:mm")
+    title = str(ACTIONS[event.action]) % {"number": event.number, "device": event.device or "?", "time": time}
+    if event.action == "changed":
+        details = [f"{key} {shown(old)} → {shown(new)}" for key, old, new in event.changed_keys()]
+    else:
+        details = [", ".join(f"{key} {shown(value)}" for key, value in (event.new or event.old or {}).items())]
+    return title, details
+
+
+@bp.get("/matches/<int:match_id>/history")
+def show(match_id: int):
+    stored = match_or_404(match_id)
+    db = get_db()
+    events = [event_words(event) for event in reversed(history.hand_events(db, match_id, table=table_id()))]
+    return render_template("history.html", stored=stored, match=stored.match, events=events,
+                           deleted=history.deleted_hands(db, match_id, table=table_id()), device=device_name(),
+                           named=bool(session.get("device")),
+                           form=VersionForm(formdata=None, version=stored.version))
+
+
+@bp.post("/device")
+def name_device():
+    """The name this device's changes carry in the history ("Ana's phone"), kept in the session cookie."""
+    back = url_for("history.show", match_id=read_count(request.form.get("match"), VERSION_DIGITS) or 0)
+    if not VersionForm().validate_on_submit():
+        flash(str(EXPIRED), "warning")
+        return redirect(back)
+    name = " ".join((request.form.get("device") or "").split())[:storage.DEVICE_MOST]
+    if name:
+        session["device"] = name
+        flash(gettext("This device is now “%(name)s” in the history.", name=name))
+    else:
+        session.pop("device", None)
+        flash(gettext("This device is named after its browser again."))
+    return redirect(back)
