@@ -214,11 +214,14 @@ class Visible(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self.skip = 0
+        self.skipping: list[str] = []
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.skip += 1
         attrs = dict(attrs)
+        # Not for translation: scripts, styles, and what the page marks translate="no" (a match-file key).
+        if tag in ("script", "style") or attrs.get("translate") == "no":
+            self.skip += 1
+            self.skipping.append(tag)
         for name in self.READ:
             if attrs.get(name):
                 self.texts.append(attrs[name])
@@ -226,7 +229,8 @@ class Visible(HTMLParser):
             self.texts.append(attrs.get("content") or "")
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if self.skipping and tag == self.skipping[-1]:
+            self.skipping.pop()
             self.skip -= 1
 
     def handle_data(self, data):
@@ -302,6 +306,9 @@ def pages(client, table) -> dict[str, str]:
     get("match with stakes and a closed game", f"/matches/{playing}")
     get("finished match", f"/matches/{finished}")
     get("edit hand", f"/matches/{playing}/hands/7")
+    get("history", f"/matches/{playing}/history")
+    get("insert a hand", f"/matches/{playing}/hands/new?before=2")
+    get("delete a hand, asked", f"/matches/{playing}/hands/2/delete")
     get("count cards", f"/matches/{playing}/count?knocker=Ana&k=3S+4S+5S+7H+7D+7C+9H+10H+JH+2C"
                        f"&d=6S+2S+QH+8H+KD+KC+KS+4D+9C+5C")
     get("count cards, refused", f"/matches/{playing}/count?k=ZZ&d=7H+7H", 400)

@@ -59,7 +59,8 @@ SYSTEMS = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Win
 
 def device_name() -> str:
     """The name a hand's history gives this device: the one a player set ("Ana's phone"), kept in
-    the session, else one drawn from the browser's User-Agent ("Chrome on Android")."""
+    the session, else one drawn from the browser's User-Agent ("Chrome on Android"); empty when the
+    User-Agent says nothing usable, so the history says "a browser" in the language it is read in."""
     named = session.get("device")
     if named:
         return named
@@ -68,7 +69,7 @@ def device_name() -> str:
     system = next((name for key, name in SYSTEMS if key in agent), "")
     if browser and system:
         return gettext("%(browser)s on %(system)s", browser=browser, system=system)
-    return browser or system or gettext("a browser")
+    return browser or system
 
 
 def in_table() -> bool:

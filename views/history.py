@@ -9,6 +9,7 @@ from datetime import datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_datetime, gettext, lazy_gettext
+from markupsafe import Markup
 
 from .db import get_db
 from .forms import VERSION_DIGITS, HandForm, VersionForm
@@ -166,25 +167,31 @@ ACTIONS = {
 }
 
 
-def shown(value) -> str:
+KEY = Markup('<code class="key" translate="no">{}</code>')  # a match-file key: the same word in every language
+
+
+def shown(value) -> str | Markup:
     """A match-file value as the history writes it: absent is a dash, true/false as in the file."""
     if value is None:
         return "–"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, dict):
-        return "; ".join(f"{side}: {' '.join(codes)}" for side, codes in value.items())
+    if isinstance(value, dict):  # the cards: their sides are match-file keys too
+        return Markup("; ").join(Markup("{}: {}").format(KEY.format(side), " ".join(codes))
+                                 for side, codes in value.items())
     return str(value)
 
 
-def event_words(event: history.Event) -> tuple[str, list[str]]:
+def event_words(event: history.Event) -> tuple[str, list[Markup]]:
     """'Hand 3 changed on Ana's phone at 21:14' and, below it, 'knocker_deadwood 4 → 6' per changed key."""
     time = format_datetime(datetime.fromisoformat(event.at), "HH:mm")
-    title = str(ACTIONS[event.action]) % {"number": event.number, "device": event.device or "?", "time": time}
+    title = str(ACTIONS[event.action]) % {"number": event.number, "device": event.device or gettext("a browser"), "time": time}
     if event.action == "changed":
-        details = [f"{key} {shown(old)} → {shown(new)}" for key, old, new in event.changed_keys()]
+        details = [Markup("{} {} → {}").format(KEY.format(key), shown(old), shown(new))
+                   for key, old, new in event.changed_keys()]
     else:
-        details = [", ".join(f"{key} {shown(value)}" for key, value in (event.new or event.old or {}).items())]
+        details = [Markup(", ").join(Markup("{} {}").format(KEY.format(key), shown(value))
+                                     for key, value in (event.new or event.old or {}).items())]
     return title, details
 
 
