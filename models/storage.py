@@ -455,7 +455,8 @@ def record_change(conn: sqlite3.Connection, match_id: int, match: Match) -> Shee
 # (about 0.4 s for 1,000 matches of up to 13 hands: tests/test_storage.py), while an ordinary
 # start only compares one row.
 
-ENGINE_MODULES = ("dealer", "hand", "ledger", "match", "rules", "settle")  # what decides sheet.finished
+# What decides sheet.finished: the fold and what it calls (cards: an Oklahoma upcard's knock limit).
+ENGINE_MODULES = ("dealer", "hand", "ledger", "match", "rules", "settle", "cards")
 ENGINE_FILES = tuple(Path(__file__).with_name(f"{name}.py") for name in ENGINE_MODULES)
 
 

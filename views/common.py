@@ -18,7 +18,7 @@ from .i18n import games_list, render, translated, translated_reason
 from models import storage
 from models.changes import game_changes
 from models.errors import N_, MatchError, MatchOver
-from models.ledger import Game, Line, Sheet
+from models.ledger import Line, Sheet
 from models.race import races
 from models.stakes import payments
 
@@ -228,12 +228,6 @@ def column_heads(players: tuple[str, str]) -> tuple[str, str]:
         if heads[0].casefold() != heads[1].casefold():
             return heads
     return tuple(f"{name[:1]}{seat}" for seat, name in enumerate(players, 1))
-
-
-def game_status(game: Game) -> str:
-    if game.open:
-        return gettext("open")
-    return gettext("%(winner)s wins", winner=game.winner)
 
 
 def preview_data(stored) -> dict:
