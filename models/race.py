@@ -18,13 +18,16 @@ class Race:
 
 
 def races(sheet: Sheet) -> list[Race]:
-    out = []
-    for game in sheet.games:
-        last = game.closed_by or len(sheet.lines)
-        series = {name: [0] for name in sheet.players}
-        for line in sheet.lines[:last]:
-            for name in sheet.players:
-                written = line.outcome.winner == name and game.number in line.totals
-                series[name].append(line.totals[game.number] if written else series[name][-1])
-        out.append(Race(game.number, sheet.match.rules.target, last, series, game.winner))
-    return out
+    return [race_of(sheet, game.number) for game in sheet.games]
+
+
+def race_of(sheet: Sheet, number: int) -> Race:
+    """One game's race (a page draws a closed game's picture once and keeps it)."""
+    game = sheet.games[number - 1]
+    last = game.closed_by or len(sheet.lines)
+    series = {name: [0] for name in sheet.players}
+    for line in sheet.lines[:last]:
+        for name in sheet.players:
+            written = line.outcome.winner == name and game.number in line.totals
+            series[name].append(line.totals[game.number] if written else series[name][-1])
+    return Race(game.number, sheet.match.rules.target, last, series, game.winner)

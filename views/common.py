@@ -6,24 +6,24 @@ and this module only arranges its answers for the templates.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 
 from flask import abort, current_app, g, make_response, render_template, request, session, url_for
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 
 from .db import get_db, match_cache
-from .forms import HandForm, VersionForm
+from .forms import HandForm, VersionForm, new_form_id
 from .i18n import games_list, render, translated, translated_reason
 from models import storage
 from models.changes import game_changes
 from models.errors import N_, MatchError, MatchOver
 from models.ledger import Line, Sheet
-from models.race import races
+from models.race import race_of
 from models.stakes import payments
 
 from . import regions
-from .charts import plot
+from .charts import plot, race_figure
 
 
 # ---- the table: the one way a view learns whose data it may touch ----
@@ -158,13 +158,32 @@ RESULT_NAMES = {
 CELL = ('<td class="gstart">{}</td>', "<td>{}</td>")  # a game's first column, then its second
 
 
-@dataclass(frozen=True)
 class Row:
-    line: Line
-    cells: list  # one value (or None) per game and player, game by game
-    note: str
-    closes: list  # games this hand closed, for the rule drawn under it
-    edit_label: str = ""
+    """One row of the sheet as the template draws it, worked out only when its region is drawn
+    (views/regions.py keeps a row once drawn: a saved hand draws its own and the one before)."""
+
+    def __init__(self, line: Line, sheet: "SheetWords"):
+        self.line = line
+        self._sheet = sheet
+
+    @cached_property
+    def cells(self) -> list:
+        """One value (or None) per game and player, game by game."""
+        winner, totals = self.line.outcome.winner, self.line.totals
+        return [totals.get(number) if name == winner else None for number, name in self._sheet.columns]
+
+    @cached_property
+    def note(self) -> str:
+        return self._sheet.words.note(self.line)
+
+    @cached_property
+    def closes(self) -> list:
+        """The games this hand closed, for the rule drawn under it."""
+        return [self._sheet.by_number[n] for n in self.line.closed]
+
+    @property
+    def edit_label(self) -> str:
+        return self._sheet.words.edit % {"number": self.line.number}
 
     @property
     def cells_html(self) -> Markup:
@@ -203,17 +222,21 @@ class NoteWords:
         return self.won % dict(values, where=self.games(line.games))
 
 
+class SheetWords:
+    """What the rows of one page share: its columns, its games, the words of its notes (made once, if a row is drawn)."""
+
+    def __init__(self, sheet: Sheet):
+        self.by_number = {game.number: game for game in sheet.games}
+        self.columns = [(game.number, name) for game in sheet.games for name in sheet.players]
+
+    @cached_property
+    def words(self) -> NoteWords:
+        return NoteWords()
+
+
 def sheet_rows(sheet: Sheet) -> list[Row]:
-    words = NoteWords()
-    by_number = {game.number: game for game in sheet.games}
-    columns = [(game.number, name) for game in sheet.games for name in sheet.players]
-    rows = []
-    for line in sheet.lines:
-        winner, totals = line.outcome.winner, line.totals
-        cells = [totals.get(number) if name == winner else None for number, name in columns]
-        rows.append(Row(line, cells, words.note(line), [by_number[n] for n in line.closed],
-                        words.edit % {"number": line.number}))
-    return rows
+    shared = SheetWords(sheet)
+    return [Row(line, shared) for line in sheet.lines]
 
 
 WHOLE = 5  # letters of a name a phone's column head has room for (six columns at 360 px)
@@ -237,8 +260,10 @@ def preview_data(stored) -> dict:
     return {"version": stored.version}
 
 
-def race_plots(sheet: Sheet) -> list:
-    return [(race, plot(race.series, race.target)) for race in races(sheet)]
+def race_picture(sheet: Sheet, number: int) -> Markup:
+    """Game `number`'s race, drawn when its region is."""
+    race = race_of(sheet, number)
+    return race_figure(race, plot(race.series, race.target), sheet.players)
 
 
 class Later:
@@ -263,15 +288,28 @@ class Later:
         return bool(self.items())
 
 
+class LaterForm:
+    """A form made on first use, for the same reason: only a region that is drawn reads its form."""
+
+    def __init__(self, make):
+        self._make = make
+        self._form = None
+
+    def __getattr__(self, name: str):
+        if self._form is None:
+            self._form = self._make()
+        return getattr(self._form, name)
+
+
 def sheet_context(stored, readonly: bool = False) -> dict:
     """Everything the sheet, the scoreboard and the live fragment draw from one fold."""
     sheet = stored.sheet()
     context = dict(stored=stored, match=stored.match, sheet=sheet, rows=Later(lambda: sheet_rows(sheet)),
                    heads=column_heads(stored.match.players),
-                   races=Later(lambda: race_plots(sheet)), readonly=readonly,
+                   race_figure=lambda number: race_picture(sheet, number), readonly=readonly,
                    payments=Later(lambda: payments(sheet, stored.stake) if stored.stake else []))
     if not readonly:
-        context.update(version_form=VersionForm(formdata=None, version=stored.version),
+        context.update(version_form=LaterForm(lambda: VersionForm(formdata=None, version=stored.version)),
                        preview=preview_data(stored),
                        # One url_for for the page, not one per row: a long match has a thousand rows.
                        edit_prefix=url_for("hands.edit", match_id=stored.id, number=0)[:-1])
@@ -303,21 +341,25 @@ def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> 
 
 def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
     """The match page. A fresh hand form is the same for every hand of the match but for its number,
-    version and one-time id, so its region is kept with those as blanks; a refused or prefilled form
-    is drawn as it is."""
-    fresh = form is None
-    form = hand_form_for(stored, form)
-    values = blank_out(form) if fresh else {}
-    html = regions.render_page("match.html", values, form=form, fresh_form=fresh, **sheet_context(stored))
+    version and one-time id, so the page is kept with those as blanks (and the form is made only if
+    its region is drawn); a refused or prefilled form is drawn as it is, in a page of its own."""
+    if form is None:
+        values = {"form_id": new_form_id(), "number": str(len(stored.match.hands) + 1),
+                  "version": str(stored.version)}
+        shown, key = LaterForm(lambda: blank_form(stored, values)), (stored.facts, stored.version)
+    else:
+        values, shown, key = {}, hand_form_for(stored, form), None
+    html = regions.render_page("match.html", values, key, form=shown, fresh_form=form is None,
+                               page_here=url_for("matches.show", match_id=stored.id), **sheet_context(stored))
     return html, status
 
 
-def blank_out(form: HandForm) -> dict[str, str]:
-    """The form's per-page values, replaced by blanks (views/regions.py): the values that fill them."""
-    values = {name: getattr(form, name).data for name in ("form_id", "number", "version")}
+def blank_form(stored: storage.StoredMatch, values: dict[str, str]) -> HandForm:
+    """A fresh hand form whose per-page values are blanks (views/regions.py) that `values` fill."""
+    form = hand_form_for(stored)
     for name in values:
         getattr(form, name).data = regions.blank(name)
-    return values
+    return form
 
 
 def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:

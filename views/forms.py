@@ -138,6 +138,11 @@ def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
     )
 
 
+def new_form_id() -> str:
+    """A hand form's one-time id: the same id posted twice is one hand (models/storage.submission_key)."""
+    return secrets.token_urlsafe(12)
+
+
 class HandForm(Form):
     """One form for every kind of hand; the kind follows from the fields sent."""
 
@@ -184,7 +189,7 @@ class HandForm(Form):
         self.winner.choices = choices
 
     def new_form_id(self) -> None:
-        self.form_id.data = secrets.token_urlsafe(12)
+        self.form_id.data = new_form_id()
 
     def entry(self) -> dict:
         """The hand as match-file keys, every one that was filled in: the engine then refuses a mix

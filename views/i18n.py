@@ -17,11 +17,12 @@ import os
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from functools import lru_cache
 from urllib.parse import urlencode, urlsplit
 
 from babel.dates import format_date as babel_date, format_time as babel_time, get_datetime_format
 from babel.numbers import format_decimal
-from flask import Blueprint, Flask, abort, redirect, request, session
+from flask import Blueprint, Flask, abort, g, redirect, request, session
 from flask import has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext
 
@@ -84,10 +85,12 @@ def here() -> str:
     return "/"
 
 
-def language_links() -> list[dict]:
+def language_links(back: str | None = None) -> list[dict]:
+    """`back`: the page to return to, when the page says it (the match page is the same page
+    whether it answers a GET or a saved hand's POST); else `here()`."""
     from flask import url_for
 
-    back = here()
+    back = back or here()
     now = current_language()
     return [{"code": code, "name": name, "current": code == now,
              "url": url_for("language.switch", code=code, next=back)}
@@ -136,7 +139,13 @@ def translated(error: BaseException) -> str:
 
 def number(value) -> str:
     """A count or a net that may run into thousands: 1,234 / 1 234 as the language writes it."""
-    return format_decimal(value, locale=current_language())
+    return written_number(value, current_language())
+
+
+@lru_cache(maxsize=4096)
+def written_number(value, language: str) -> str:
+    """Babel's formatting of one number, remembered: a page writes the same few scores many times."""
+    return format_decimal(value, locale=language)
 
 
 def one_decimal(value) -> str:
@@ -247,10 +256,27 @@ def speaking(app: Flask, lang: str | None = None):
 # Wiring
 # --------------------------------------------------------------------------
 
+def page_translations():
+    """The catalogue of this request's language, looked up once per request (or app context):
+    Flask-Babel looks it up anew for every string, and a match page says seventy. The language
+    is chosen once a request; the command line's `speaking` forces it in an app context of its own."""
+    found = g.get("page_translations")
+    if found is None:
+        found = g.page_translations = get_translations()
+    return found
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", os.path.join(app.root_path, "translations"))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     Babel(app, locale_selector=select_locale)
+    app.jinja_env.install_gettext_callables(  # Flask-Babel's own, with the catalogue found once a request
+        gettext=lambda s: page_translations().ugettext(s),
+        ngettext=lambda s, p, n: page_translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: page_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: page_translations().unpgettext(c, s, p, n),
+    )
     app.before_request(remember_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)

@@ -47,38 +47,81 @@ def request_stamp() -> tuple:
             table.key if table is not None else None)
 
 
-def region(name: str, *key, caller, keep: bool = True) -> Markup:
-    """The region's markup, drawn by `caller` only when no kept one has this key."""
+def region(name: str, *key, caller, keep: bool = True, drawing=None) -> Markup:
+    """The region's markup, drawn by `caller` only when no kept one has this key.
+
+    `drawing`: an immutable object the region draws (a row of the sheet draws its Line),
+    found by its identity: the entry keeps the object, so its id cannot be reused while
+    the entry lives, and it is used only for that very object. Lines are made once by the
+    fold and shared by every later sheet a saved hand steps to (models/ledger.sheet_after),
+    so a row is drawn once; a sheet folded anew (an edit, a restart) has new lines and draws
+    its rows again."""
     filling = g.get("page_filling")
     if filling is None or not keep:
         return caller()
-    full_key = (name, key, request_stamp())
+    full_key = (name, key, request_stamp(), id(drawing))
     kept = current_app.extensions[caches.EXTENSION].regions
     found = kept.get(full_key)
-    if found is None:
-        found = str(caller()).replace(filling[CSRF], blank(CSRF))
+    if found is None or found[0] is not drawing:
+        found = (drawing, str(caller()).replace(filling[CSRF], blank(CSRF)))
         kept.put(full_key, found)
-    return Markup(found)
+    return Markup(found[1])
 
 
-def render_page(template: str, blanks: dict[str, str], **context) -> str:
-    """`template` drawn with its kept regions, and this request's values in their blanks."""
+# Drawn for each request, never kept: what the session says (the flashes and the way back, the logout button).
+PARTS = {"notices": "_notices.html", "logout": "_logout.html"}
+
+
+def per_request(name: str, **context) -> Markup:
+    """A part of the page that is this request's own; in a page being kept, a blank for it."""
+    if g.get("page_filling") is not None:
+        return Markup(blank(name))
+    return Markup(render_template(PARTS[name], **context))
+
+
+def render_page(template: str, blanks: dict[str, str], key: tuple | None = None, **context) -> str:
+    """`template` with its kept regions, and this request's values in its blanks.
+
+    With a `key` (all the page shows besides the request stamp) the whole page is kept too:
+    a page asked for again (another phone, a refresh, a spectator) costs only its blanks."""
     filling = {CSRF: generate_csrf(), **blanks}
+    for name, part in PARTS.items():
+        filling[name] = lambda part=part: render_template(part, stored=context.get("stored"))
+    if key is None:
+        return fill(draw(template, filling, context), filling)
+    return fill(kept_page(template, key, filling, context), filling)
+
+
+def kept_page(template: str, key: tuple, filling: dict, context: dict) -> str:
+    kept = current_app.extensions[caches.EXTENSION].regions
+    full_key = ("page", template, key, request_stamp())
+    found = kept.get(full_key)
+    if found is None:
+        found = draw(template, filling, context)
+        kept.put(full_key, found)
+    return found
+
+
+def draw(template: str, filling: dict, context: dict) -> str:
+    """The page with blanks where this request's values go (its CSRF token cut out)."""
     g.page_filling = filling
     try:
         html = render_template(template, **context)
     finally:
         g.pop("page_filling", None)
-    return fill(html, filling)
+    return html.replace(filling[CSRF], blank(CSRF))
 
 
-def fill(html: str, filling: dict[str, str]) -> str:
+def fill(html: str, filling: dict) -> str:
+    """Each blank of the page given this request's value (a part is drawn only if the page has its blank)."""
     if MARK not in html:
         return html
     for name, value in filling.items():
-        html = html.replace(blank(name), str(escape(value)))
+        mark = blank(name)
+        if mark in html:
+            html = html.replace(mark, value() if callable(value) else str(escape(value)))
     return html
 
 
 def init_app(app) -> None:
-    app.jinja_env.globals["region"] = region
+    app.jinja_env.globals.update(region=region, per_request=per_request)

@@ -1,0 +1,158 @@
+"""A kept page or region is never stale: after every kind of write, the page a warm app serves is
+the page an app with nothing kept draws from the same file.
+
+The writes go through a connection of their own, as a second server process's would: the
+app learns of them only from the file (a match's version and facts), never from being told.
+"""
+import re
+
+import pytest
+from webutil import case, hidden, import_match
+
+from app import create_app
+from models import history, storage
+from models.hand import Hand
+from models.matchfile import match_from_document
+from views.regions import MARK
+
+HOME = 1
+
+# What differs between two requests for the same page by design: the CSRF token, the one-time id.
+PER_REQUEST = re.compile(r'(name="(?:csrf_token|form_id)"[^>]*value=")[^"]*(")|(value=")[^"]*("[^>]*name="(?:csrf_token|form_id)")')
+
+
+def same_page(html: str) -> str:
+    return PER_REQUEST.sub(lambda m: (m.group(1) or m.group(3)) + "…" + (m.group(2) or m.group(4)), html)
+
+
+@pytest.fixture
+def warm(tmp_path):
+    """The app under test (its caches fill as it serves) and a way to draw any page with nothing kept."""
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "ledger.sqlite"), "SECRET_KEY": "k"}
+    app = create_app(config, instance_path=str(tmp_path / "one"))
+
+    def cold(path: str) -> str:
+        fresh = create_app(config, instance_path=str(tmp_path / "two")).test_client()
+        return fresh.get(path).get_data(as_text=True)
+
+    return app.test_client(), cold
+
+
+def writer(tmp_path):
+    return storage.connect(str(tmp_path / "ledger.sqlite"))
+
+
+def knock(knocker: str, deadwood: int, defender: int) -> Hand:
+    return Hand(kind="knock", knocker=knocker, knocker_deadwood=deadwood, opponent_deadwood=defender)
+
+
+def version(conn, match_id: int) -> int:
+    return storage.get_match(conn, match_id, table=HOME).version
+
+
+def finish(conn, match_id: int) -> None:
+    while not storage.get_match(conn, match_id, table=HOME).sheet().finished:
+        storage.add_hand(conn, match_id, knock("Ana", 0, 30), table=HOME)
+
+
+def restore_after_delete(conn, match_id: int) -> None:
+    deleted = storage.delete_hand(conn, match_id, 4, version(conn, match_id), table=HOME)
+    history.restore_hand(conn, match_id, deleted.hand_id, deleted.version, table=HOME)
+
+
+WRITES = {
+    "a hand saved": lambda conn, m: storage.add_hand(conn, m, knock("Ben", 2, 31), table=HOME),
+    "a hand edited": lambda conn, m: storage.replace_hand(conn, m, 2, knock("Ana", 1, 9), version(conn, m), table=HOME),
+    "a hand deleted": lambda conn, m: storage.delete_hand(conn, m, 3, version(conn, m), table=HOME),
+    "the last hand undone": lambda conn, m: storage.delete_hand(conn, m, 6, version(conn, m), table=HOME,
+                                                                action="undone"),
+    "a hand inserted": lambda conn, m: history.insert_hand_before(conn, m, 2, knock("Ben", 4, 12), None,
+                                                                  version(conn, m), table=HOME),
+    "a deleted hand restored": lambda conn, m: restore_after_delete(conn, m),
+    "the match named": lambda conn, m: storage.name_match(conn, m, "Friday at Eva's", table=HOME),
+    "the match abandoned": lambda conn, m: storage.abandon_match(conn, m, table=HOME),
+    "a player renamed": lambda conn, m: storage.rename_player(conn, "Ben", "Benedikt", table=HOME),
+    "a rematch started": lambda conn, m: (finish(conn, m), storage.create_rematch(conn, m, table=HOME)),
+    "the match finished": finish,
+}
+
+
+@pytest.mark.parametrize("what", WRITES)
+def test_after_every_write_the_kept_page_is_the_page_drawn_anew(warm, tmp_path, what):
+    client, cold = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = f"/matches/{match_id}"
+    before = client.get(page).get_data(as_text=True)
+    assert client.get(page).get_data(as_text=True) != "" and MARK not in before
+    conn = writer(tmp_path)
+    WRITES[what](conn, match_id)
+    conn.close()
+    after = client.get(page).get_data(as_text=True)
+    assert same_page(after) != same_page(before)  # the write shows
+    assert same_page(after) == same_page(cold(page))  # and exactly as a page drawn from nothing
+    assert same_page(client.get(page).get_data(as_text=True)) == same_page(after)  # kept, and still right
+
+
+def test_each_page_has_its_own_csrf_token_and_one_time_id(warm):
+    """A kept page never hands two browsers (or two visits) the same per-request values."""
+    client, _ = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    first = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    other = create_app  # noqa: F841 - the second browser is a second client of the same app
+    second_browser = client.application.test_client()
+    second = second_browser.get(f"/matches/{match_id}").get_data(as_text=True)
+    again = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert hidden(first, "form_id") != hidden(again, "form_id") != hidden(second, "form_id")
+    assert hidden(first, "csrf_token") != hidden(second, "csrf_token")
+    assert MARK not in first + second + again
+
+
+def test_a_kept_page_still_saves_a_hand(warm):
+    """The blanks are filled with working values: the page served from what was kept posts a hand."""
+    client, _ = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    client.get(f"/matches/{match_id}")
+    kept = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    answer = client.post(f"/matches/{match_id}/hands", data={
+        "csrf_token": hidden(kept, "csrf_token"), "form_id": hidden(kept, "form_id"),
+        "number": hidden(kept, "number"), "knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"})
+    assert answer.status_code == 302
+    shown = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "Hand 7: Ana scores 18" in shown and 'id="hand-7"' in shown
+
+
+def test_the_flash_is_the_requests_own_never_kept(warm):
+    """The page after a save says what was saved once; the same page asked for again does not."""
+    client, _ = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    client.post(f"/matches/{match_id}/hands", data={
+        "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"),
+        "knocker": "Ben", "knocker_deadwood": "0", "opponent_deadwood": "20"})
+    told = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert told.count("flash-saved") == 1
+    assert "flash-saved" not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    other = client.application.test_client()
+    assert "flash-saved" not in other.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_a_page_in_another_language_is_kept_apart(warm):
+    client, _ = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    english = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    czech = client.application.test_client().get(f"/matches/{match_id}", headers={"Accept-Language": "cs"})
+    assert 'lang="cs"' in czech.get_data(as_text=True) and 'lang="en"' in english
+    assert 'lang="en"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_a_stored_match_folded_again_draws_the_same_page(warm, tmp_path):
+    """Rows are kept by the Line the fold made (views/regions.py): a sheet folded anew (a restart,
+    an edit) has new Lines, and its page must be the same page."""
+    client, cold = warm
+    conn = writer(tmp_path)
+    match_id = storage.create_match(conn, match_from_document(case("seed001-ana-ben")), table=HOME)
+    for points in (3, 5, 7):
+        client.get(f"/matches/{match_id}")
+        storage.add_hand(conn, match_id, knock("Ana", points, 20), table=HOME)
+    conn.close()
+    assert same_page(client.get(f"/matches/{match_id}").get_data(as_text=True)) == same_page(cold(f"/matches/{match_id}"))
