@@ -45,6 +45,11 @@ def server_cpu(*servers: Server) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def server_memory(server: Server) -> dict:
+    """VmRSS (resident now) and VmHWM (the most ever resident) of the waitress process, in bytes."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{server.pid}/status").read_text().splitlines())
+    return {key: int(fields[key].split()[0]) * 1024 for key in ("VmRSS", "VmHWM")}
+
 
 @dataclass
 class Reply:
@@ -361,3 +366,58 @@ def locked(servers: tuple[Server, ...]) -> int:
     """How often "database is locked" stands in the servers' logs (an error the app logged, answered or not)."""
     return sum(server.log().count("database is locked") for server in servers)
 
+
+# ---- memory --------------------------------------------------------------------------
+
+def import_open_matches(server: Server, count: int) -> tuple[list[int], list[int]]:
+    """`count` open matches of typical length, each from its own seed, POSTed to the app's /import:
+    their ids and their hands.
+
+    One keep-alive session for all, its token read once from the home page while no match is
+    listed (Client.import_match reads it afresh each time, and the home page folds every open
+    match); the session cookie is sent as it was, so the unread "Imported" flashes do not pile up in it."""
+    phone = Phone(server)
+    token = hidden(phone.send("/").text, "csrf_token")
+    session = dict(phone.cookies)
+    ids, lengths = [], []
+    for seed in range(1000, 1000 + count):
+        hands = typical_match(seed)[:-1]
+        reply = phone.send("/import", {"csrf_token": token, "text": json.dumps(match_doc(hands))})
+        if reply.status != 302:
+            raise RuntimeError(f"match not imported: {reply.status} {reply.text[:300]}")
+        ids.append(int(reply.location.rstrip("/").rsplit("/", 1)[1]))
+        lengths.append(len(hands))
+        phone.cookies = dict(session)
+    return ids, lengths
+
+
+def view_each(server: Server, ids: list[int]) -> tuple[list[float], list[int]]:
+    """Each match page once, in order, on one connection: the ms each took and its size in bytes."""
+    phone, times, sizes = Phone(server), [], []
+    for match_id in ids:
+        page = phone.send(f"/matches/{match_id}")
+        if page.status != 200 or 'id="hand-form"' not in page.text:
+            raise RuntimeError(f"match {match_id} did not show as open: {page.status}")
+        times.append(ms(page.seconds))
+        sizes.append(len(page.body))
+    return times, sizes
+
+
+def memory(server: Server, count: int) -> dict:
+    """The server's memory with `count` open matches, before and after their pages were viewed (the
+    app's caches fill then), and the page time on a second pass beside the first: warm against cold."""
+    points = {"at start": server_memory(server)}
+    ids, lengths = import_open_matches(server, count)
+    points[f"after importing {count:,}"] = server_memory(server)
+    cold, sizes = view_each(server, ids[:1])
+    points["after viewing the first"] = server_memory(server)  # its templates compiled, its modules loaded
+    more, more_sizes = view_each(server, ids[1:])
+    cold, sizes = cold + more, sizes + more_sizes
+    points["after viewing each once"] = server_memory(server)
+    warm, _ = view_each(server, ids)
+    points["after viewing each again"] = server_memory(server)
+    rss = {name: point["VmRSS"] for name, point in points.items()}
+    return {"matches": count, "hands": stats(lengths), "page": stats(sizes), "points": points,
+            "cold": stats(cold), "warm": stats(warm), "cold_s": sum(cold) / 1000, "warm_s": sum(warm) / 1000,
+            "per_table": (rss["after viewing each once"] - rss["at start"]) / count,
+            "past_first": (rss["after viewing each once"] - rss["after viewing the first"]) / max(1, count - 1)}

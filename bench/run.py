@@ -31,8 +31,10 @@ from tests.server import ROOT, Server  # noqa: E402
 
 THREADS = 4
 HAND_CLIENTS = (4, 16)  # tables entering hands at once, on one process and spread over two
-FULL = {"hands": 300, "rounds": 20, "engine_s": 2.0, "level_s": 6.0, "hands_s": 8.0, "lighthouse": 3, "profile": 30}
-SMOKE = {"hands": 5, "rounds": 1, "engine_s": 0.1, "level_s": 0.3, "hands_s": 0.3, "lighthouse": 0, "profile": 2}
+FULL = {"hands": 300, "rounds": 20, "engine_s": 2.0, "level_s": 6.0, "hands_s": 8.0, "matches": 1000, "lighthouse": 3,
+        "profile": 30}
+SMOKE = {"hands": 5, "rounds": 1, "engine_s": 0.1, "level_s": 0.3, "hands_s": 0.3, "matches": 20, "lighthouse": 0,
+         "profile": 2}
 LIMITS = {"entry": 3.0, "growth": 10.0, "page_kb": 30, "page_requests": 3, "knock_actions": 5, "knock_trips": 1,
           "draw_actions": 2, "seconds_per_hand": 90}
 
@@ -102,6 +104,8 @@ def collect(cfg: dict) -> dict:
                               on_server(lambda s: loads.sheet_throughput(s, (1, 4, 16), cfg["level_s"]))),
         "hand_load": attempt("hand throughput", hand_load(cfg, 1)),
         "two_processes": attempt("hand throughput, two processes on one file", hand_load(cfg, 2)),
+        "memory": attempt(f"memory with {cfg['matches']:,} open matches",
+                          on_server(lambda s: loads.memory(s, cfg["matches"]))),
         "browser": attempt("weight and taps", on_server(lambda s: browser_parts(s, cfg["lighthouse"]))),
         "saved_hand": attempt("profile: a saved hand", lambda: why.saved_hand(cfg["profile"])),
         "big_sheet": attempt("profile: a 1,000-hand sheet", lambda: why.big_sheet(max(2, cfg["profile"] // 6))),
@@ -152,7 +156,8 @@ def code_state() -> str:
 def report(r: dict, cfg: dict, smoke: bool) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(f1=lambda x: f"{x:.1f}", f2=lambda x: f"{x:.2f}", kb=lambda n: f"{n / 1024:.1f} KB", pct=lambda x: f"{x * 100:.0f}%",
+    env.filters.update(f1=lambda x: f"{x:.1f}", f2=lambda x: f"{x:.2f}", kb=lambda n: f"{n / 1024:.1f} KB",
+                       mb=lambda n: f"{n / 1024 / 1024:.1f}", pct=lambda x: f"{x * 100:.0f}%",
                        n=lambda x: f"{x:,.0f}", mark=lambda ok: "met" if ok else "**missed**")
     machine = {"cores": os.cpu_count(), "arch": platform.machine(), "python": platform.python_version(),
                "flask": version("flask"), "waitress": version("waitress"), "sqlite": sqlite3.sqlite_version,
