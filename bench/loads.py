@@ -7,11 +7,14 @@ here to set matches up) opens a connection per request, which would time TCP set
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import math
 import os
 import random
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -33,10 +36,19 @@ def stats(values: list[float]) -> dict:
             "p95": ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]}
 
 
-def server_cpu(server: Server) -> float:
-    """User + system CPU seconds of the waitress process: its work, without the waits for a core."""
-    fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def server_cpu(*servers: Server) -> float:
+    """User + system CPU seconds of the waitress processes, summed: their work, without the waits for a core."""
+    total = 0
+    for server in servers:
+        fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def server_memory(server: Server) -> dict:
+    """VmRSS (resident now) and VmHWM (the most ever resident) of the waitress process, in bytes."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{server.pid}/status").read_text().splitlines())
+    return {key: int(fields[key].split()[0]) * 1024 for key in ("VmRSS", "VmHWM")}
 
 
 @dataclass
@@ -116,6 +128,14 @@ def form_fields(hand: dict) -> dict:
     return {**{k: str(v) for k, v in hand.items() if k != "big_gin"}, **({"big_gin": "y"} if "big_gin" in hand else {})}
 
 
+class HandNotSaved(RuntimeError):
+    """A hand the server did not save (or whose sheet did not come back): `status` says which answer it gave."""
+
+    def __init__(self, status: int, text: str):
+        super().__init__(f"hand not saved: {status} {text[:300]}")
+        self.status = status
+
+
 class Table:
     """One phone at one table: the match page, a hand posted, the redirect followed to the sheet."""
 
@@ -135,9 +155,14 @@ class Table:
         sheet = self.phone.send(posted.location)
         whole = time.perf_counter() - start
         if posted.status != 302 or 'class="flash flash-saved"' not in sheet.text:
-            raise RuntimeError(f"hand not saved: {posted.status} {posted.text[:300]}")
+            raise HandNotSaved(posted.status if posted.status != 302 else sheet.status,
+                               posted.text if posted.status != 302 else sheet.text)
         self.page = sheet
         return whole, posted.seconds, sheet.seconds
+
+    def reload(self) -> None:
+        """The match page afresh (a new form id), as a phone would after an error page."""
+        self.page = self.phone.send(f"/matches/{self.match_id}")
 
     def rematch(self) -> None:
         reply = self.phone.send(f"/matches/{self.match_id}/rematch", {"csrf_token": hidden(self.page.text, "csrf_token")})
@@ -219,9 +244,11 @@ def engine(seconds: float, hands: int = 100) -> dict:
     return {"hands": hands, "fold": rate(lambda: score_sheet(match)), "replay": rate(lambda: replay(text))}
 
 
-def run_clients(count: int, seconds: float, setup, work) -> tuple[list[float], float]:
+def run_clients(count: int, seconds: float, setup, work, started=lambda: None) -> tuple[list[float], float]:
     """`count` threads, each set up untimed, then calling work(state) for `seconds`: the latencies and
-    the seconds elapsed. A failing client stops the level instead of passing unnoticed."""
+    the seconds elapsed; `started()` is called as the clock starts, after every set-up. A failing client
+    stops the level instead of passing unnoticed; a work that returns None (a failure it counted itself)
+    adds no latency."""
     ready, results, errors = threading.Barrier(count + 1), [], []
     deadline = [math.inf]
 
@@ -230,7 +257,9 @@ def run_clients(count: int, seconds: float, setup, work) -> tuple[list[float], f
             state = setup()
             ready.wait()
             while time.perf_counter() < deadline[0]:
-                results.append(work(state))
+                latency = work(state)
+                if latency is not None:
+                    results.append(latency)
         except BaseException as error:  # noqa: BLE001 - raised again below
             errors.append(error)
             ready.abort()
@@ -238,7 +267,11 @@ def run_clients(count: int, seconds: float, setup, work) -> tuple[list[float], f
     threads = [threading.Thread(target=client, daemon=True) for _ in range(count)]
     for thread in threads:
         thread.start()
-    ready.wait()
+    try:
+        ready.wait()
+    except threading.BrokenBarrierError:
+        pass  # a set-up failed: the other clients are stopped at the barrier, and its error is raised below
+    started()
     start = time.perf_counter()
     deadline[0] = start + seconds
     for thread in threads:
@@ -248,12 +281,16 @@ def run_clients(count: int, seconds: float, setup, work) -> tuple[list[float], f
     return results, time.perf_counter() - start
 
 
-def loaded(server: Server, count: int, seconds: float, setup, work) -> dict:
-    """One level of load: requests per second, latencies, and the server's share of one core."""
-    before = server_cpu(server)
-    latencies, elapsed = run_clients(count, seconds, setup, work)
+def loaded(servers: Server | tuple[Server, ...], count: int, seconds: float, setup, work) -> dict:
+    """One level of load: requests per second, latencies, and the servers' share of one core (summed),
+    beside the clients' own (this process: on a small machine they compete with the server for the cores)."""
+    group = servers if isinstance(servers, tuple) else (servers,)
+    before = {}
+    latencies, elapsed = run_clients(count, seconds, setup, work, lambda: before.update(
+        server=server_cpu(*group), client=time.process_time()))  # the set-ups' requests not counted
     return {"clients": count, "count": len(latencies), "per_second": len(latencies) / elapsed, "seconds": elapsed,
-            "cpu_share": (server_cpu(server) - before) / elapsed, **stats(latencies)}
+            "cpu_share": (server_cpu(*group) - before["server"]) / elapsed,
+            "client_share": (time.process_time() - before["client"]) / elapsed, **stats(latencies)}
 
 
 def sheet_throughput(server: Server, levels: tuple[int, ...], seconds: float) -> dict:
@@ -265,9 +302,122 @@ def sheet_throughput(server: Server, levels: tuple[int, ...], seconds: float) ->
     return {"hands": len(hands), "rows": rows}
 
 
-def hand_throughput(server: Server, clients: int, seconds: float, seconds_per_hand: int) -> dict:
-    """Hands stored per second, each client a table on its own match, and the tables that serves."""
-    seeds = iter(range(100, 100 + clients))
-    row = loaded(server, clients, seconds, lambda: (Table(server), random.Random(next(seeds))),
-                 lambda state: ms(state[0].enter(random_hand(state[1]))[0]))
-    return {**row, "tables": row["per_second"] * seconds_per_hand, "seconds_per_hand": seconds_per_hand}
+def hand_throughput(servers: tuple[Server, ...], levels: tuple[int, ...], seconds: float,
+                    seconds_per_hand: int) -> dict:
+    """Hands stored per second at each level, the clients spread over one or more processes on one
+    database file, and the tables that serves: the capacity of an instance, and what a second buys."""
+    rows = [hand_level(servers, clients, seconds) for clients in levels]
+    return {"processes": len(servers), "seconds_per_hand": seconds_per_hand,
+            "rows": [{**row, "tables": row["per_second"] * seconds_per_hand} for row in rows]}
+
+
+SPIN = """import time
+cpu, end = time.process_time(), time.perf_counter() + {seconds}
+while time.perf_counter() < end:
+    pass
+print(time.process_time() - cpu)
+"""
+
+
+def cores_delivered(seconds: float) -> float:
+    """CPU seconds per second that one busy Python process per core gets when all run at once: what the
+    cores deliver now. A shared host may give less than their count, which caps what more processes buy."""
+    spinners = [subprocess.Popen([sys.executable, "-c", SPIN.format(seconds=seconds)], stdout=subprocess.PIPE,
+                                 text=True) for _ in range(os.cpu_count() or 1)]
+    return sum(float(spinner.communicate()[0]) for spinner in spinners) / seconds
+
+
+def hand_level(servers: tuple[Server, ...], clients: int, seconds: float) -> dict:
+    """`clients` tables, client i on servers[i % n], each on its own match. A hand refused with a 5xx
+    (SQLite's write lock held past busy_timeout, say) is counted and the table goes on, so contention
+    between processes shows as a number instead of ending the level; any other refusal still stops it.
+    The POSTs are timed apart (they alone take SQLite's write lock), and what the machine's cores
+    deliver is measured just before and just after: the ceiling of the servers' CPU share (it moves)."""
+    probe = min(0.5, seconds / 2)
+    cores = [cores_delivered(probe)]
+    spread, failures, posts, locked_before = itertools.count(), [], [], locked(servers)
+
+    def setup():
+        i = next(spread)
+        table, rng = Table(servers[i % len(servers)]), random.Random(100 + i)
+        table.enter(random_hand(rng))  # untimed: every process has run the POST and the sheet before the clock
+        return table, rng
+
+    def work(state):
+        table, rng = state
+        try:
+            whole, post, _ = table.enter(random_hand(rng))
+        except HandNotSaved as refused:
+            if refused.status < 500:
+                raise
+            failures.append(refused.status)
+            table.reload()
+            return None
+        posts.append(ms(post))
+        return ms(whole)
+
+    row = loaded(servers, clients, seconds, setup, work)
+    cores.append(cores_delivered(probe))
+    return {**row, "post": stats(posts), "cores": cores, "errors": len(failures),
+            "locked": locked(servers) - locked_before}
+
+
+def locked(servers: tuple[Server, ...]) -> int:
+    """How often "database is locked" stands in the servers' logs (an error the app logged, answered or not)."""
+    return sum(server.log().count("database is locked") for server in servers)
+
+
+# ---- memory --------------------------------------------------------------------------
+
+def import_open_matches(server: Server, count: int) -> tuple[list[int], list[int]]:
+    """`count` open matches of typical length, each from its own seed, POSTed to the app's /import:
+    their ids and their hands.
+
+    One keep-alive session for all, its token read once from the home page while no match is
+    listed (Client.import_match reads it afresh each time, and the home page folds every open
+    match); the session cookie is sent as it was, so the unread "Imported" flashes do not pile up in it."""
+    phone = Phone(server)
+    token = hidden(phone.send("/").text, "csrf_token")
+    session = dict(phone.cookies)
+    ids, lengths = [], []
+    for seed in range(1000, 1000 + count):
+        hands = typical_match(seed)[:-1]
+        reply = phone.send("/import", {"csrf_token": token, "text": json.dumps(match_doc(hands))})
+        if reply.status != 302:
+            raise RuntimeError(f"match not imported: {reply.status} {reply.text[:300]}")
+        ids.append(int(reply.location.rstrip("/").rsplit("/", 1)[1]))
+        lengths.append(len(hands))
+        phone.cookies = dict(session)
+    return ids, lengths
+
+
+def view_each(server: Server, ids: list[int]) -> tuple[list[float], list[int]]:
+    """Each match page once, in order, on one connection: the ms each took and its size in bytes."""
+    phone, times, sizes = Phone(server), [], []
+    for match_id in ids:
+        page = phone.send(f"/matches/{match_id}")
+        if page.status != 200 or 'id="hand-form"' not in page.text:
+            raise RuntimeError(f"match {match_id} did not show as open: {page.status}")
+        times.append(ms(page.seconds))
+        sizes.append(len(page.body))
+    return times, sizes
+
+
+def memory(server: Server, count: int) -> dict:
+    """The server's memory with `count` open matches, before and after their pages were viewed (the
+    app's caches fill then), and the page time on a second pass beside the first: warm against cold."""
+    points = {"at start": server_memory(server)}
+    ids, lengths = import_open_matches(server, count)
+    points[f"after importing {count:,}"] = server_memory(server)
+    cold, sizes = view_each(server, ids[:1])
+    points["after viewing the first"] = server_memory(server)  # its templates compiled, its modules loaded
+    more, more_sizes = view_each(server, ids[1:])
+    cold, sizes = cold + more, sizes + more_sizes
+    points["after viewing each once"] = server_memory(server)
+    warm, _ = view_each(server, ids)
+    points["after viewing each again"] = server_memory(server)
+    rss = {name: point["VmRSS"] for name, point in points.items()}
+    return {"matches": count, "hands": stats(lengths), "page": stats(sizes), "points": points,
+            "cold": stats(cold), "warm": stats(warm), "cold_s": sum(cold) / 1000, "warm_s": sum(warm) / 1000,
+            "per_table": (rss["after viewing each once"] - rss["at start"]) / count,
+            "past_first": (rss["after viewing each once"] - rss["after viewing the first"]) / max(1, count - 1)}

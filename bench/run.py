@@ -8,6 +8,7 @@ makes the run exit 1, so the smoke test notices.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import sqlite3
@@ -29,8 +30,11 @@ from tests.browser.driver import why_not  # noqa: E402
 from tests.server import ROOT, Server  # noqa: E402
 
 THREADS = 4
-FULL = {"hands": 300, "rounds": 20, "engine_s": 2.0, "level_s": 6.0, "hands_s": 10.0, "lighthouse": 3, "profile": 30}
-SMOKE = {"hands": 5, "rounds": 1, "engine_s": 0.1, "level_s": 0.3, "hands_s": 0.5, "lighthouse": 0, "profile": 2}
+HAND_CLIENTS = (4, 16)  # tables entering hands at once, on one process and spread over two
+FULL = {"hands": 300, "rounds": 20, "engine_s": 2.0, "level_s": 6.0, "hands_s": 8.0, "matches": 1000, "lighthouse": 3,
+        "profile": 30}
+SMOKE = {"hands": 5, "rounds": 1, "engine_s": 0.1, "level_s": 0.3, "hands_s": 0.3, "matches": 20, "lighthouse": 0,
+         "profile": 2}
 LIMITS = {"entry": 3.0, "growth": 10.0, "page_kb": 30, "page_requests": 3, "knock_actions": 5, "knock_trips": 1,
           "draw_actions": 2, "seconds_per_hand": 90}
 
@@ -49,14 +53,30 @@ def attempt(name: str, work):
         return {"error": f"{type(error).__name__}: {error}"}
 
 
-def on_server(work):
-    """`work(server)` against a fresh server, so no part inherits another's database or warm caches."""
+def on_server(work, processes: int = 1):
+    """`work(*servers)` against fresh servers, so no part inherits another's database or warm caches.
+
+    Several processes serve one new database file, started one after the other: the first
+    creates and migrates it, the others find it current. Each keeps its own log (Server
+    names them by its count of starts, so two in one folder would write the same file)."""
     def run():
-        with tempfile.TemporaryDirectory(prefix="gin-ledger-bench-") as folder:
-            (Path(folder) / "files").mkdir()
-            with Server(Path(folder) / "bench.sqlite", threads=THREADS, files_dir=Path(folder) / "files") as server:
-                return work(server)
+        with tempfile.TemporaryDirectory(prefix="gin-ledger-bench-") as folder, contextlib.ExitStack() as running:
+            files = Path(folder) / "files"
+            files.mkdir()
+            servers = []
+            for number in range(1, processes + 1):
+                logs = Path(folder) / f"process-{number}"
+                logs.mkdir()
+                servers.append(running.enter_context(
+                    Server(Path(folder) / "bench.sqlite", threads=THREADS, files_dir=files, log_dir=logs)))
+            return work(*servers)
     return run
+
+
+def hand_load(cfg: dict, processes: int):
+    """Hands per second with HAND_CLIENTS tables spread over `processes` waitress processes on one file."""
+    return on_server(lambda *servers: loads.hand_throughput(servers, HAND_CLIENTS, cfg["hands_s"],
+                                                            LIMITS["seconds_per_hand"]), processes)
 
 
 def browser_parts(server: Server, runs: int) -> dict:
@@ -82,8 +102,10 @@ def collect(cfg: dict) -> dict:
         "engine": attempt("engine", lambda: loads.engine(cfg["engine_s"])),
         "sheet_load": attempt("sheet throughput",
                               on_server(lambda s: loads.sheet_throughput(s, (1, 4, 16), cfg["level_s"]))),
-        "hand_load": attempt("hand throughput", on_server(lambda s: loads.hand_throughput(
-            s, 4, cfg["hands_s"], LIMITS["seconds_per_hand"]))),
+        "hand_load": attempt("hand throughput", hand_load(cfg, 1)),
+        "two_processes": attempt("hand throughput, two processes on one file", hand_load(cfg, 2)),
+        "memory": attempt(f"memory with {cfg['matches']:,} open matches",
+                          on_server(lambda s: loads.memory(s, cfg["matches"]))),
         "browser": attempt("weight and taps", on_server(lambda s: browser_parts(s, cfg["lighthouse"]))),
         "saved_hand": attempt("profile: a saved hand", lambda: why.saved_hand(cfg["profile"])),
         "big_sheet": attempt("profile: a 1,000-hand sheet", lambda: why.big_sheet(max(2, cfg["profile"] // 6))),
@@ -134,7 +156,8 @@ def code_state() -> str:
 def report(r: dict, cfg: dict, smoke: bool) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(f1=lambda x: f"{x:.1f}", kb=lambda n: f"{n / 1024:.1f} KB", pct=lambda x: f"{x * 100:.0f}%",
+    env.filters.update(f1=lambda x: f"{x:.1f}", f2=lambda x: f"{x:.2f}", kb=lambda n: f"{n / 1024:.1f} KB",
+                       mb=lambda n: f"{n / 1024 / 1024:.1f}", pct=lambda x: f"{x * 100:.0f}%",
                        n=lambda x: f"{x:,.0f}", mark=lambda ok: "met" if ok else "**missed**")
     machine = {"cores": os.cpu_count(), "arch": platform.machine(), "python": platform.python_version(),
                "flask": version("flask"), "waitress": version("waitress"), "sqlite": sqlite3.sqlite_version,

@@ -17,8 +17,9 @@ from tests.browser.driver import why_not
 
 ROOT = Path(__file__).resolve().parents[1]
 # Section -> how many tables it must hold in a smoke run (Lighthouse is not run in one).
-TABLES = {"Targets": 1, "Hand entry": 1, "Sheet cost as a match grows": 1, "Throughput": 2, "Weight": 1, "Taps": 1,
-          "Lighthouse": 0, "Where the time goes": 2}
+TABLES = {"Targets": 1, "Hand entry": 1, "Sheet cost as a match grows": 1, "Throughput": 2,
+          "Two processes on one file": 1, "Memory": 2, "Weight": 1, "Taps": 1, "Lighthouse": 0,
+          "Where the time goes": 2}
 BROWSER_SECTIONS = ("Weight", "Taps")
 
 pytestmark = pytest.mark.browser  # it drives Chromium for the weight and taps sections
@@ -50,6 +51,11 @@ def empty_numeric_cells(table: list[list[str]]) -> list[str]:
         [] if rows else ["no rows"])
 
 
+def first_cells(table: list[list[str]]) -> list[str]:
+    """The first column of a table's rows, below its header and alignment rows."""
+    return [row[0] for row in table[2:]]
+
+
 def test_bench_smoke_fills_every_table_with_numbers():
     before = (ROOT / "BENCHMARKS.md").read_bytes()
     done = subprocess.run([sys.executable, "bench/run.py", "--smoke"], cwd=ROOT, capture_output=True, text=True,
@@ -74,3 +80,7 @@ def test_bench_smoke_fills_every_table_with_numbers():
             assert not empty_numeric_cells(table), (section, empty_numeric_cells(table))
     assert "Not measured" not in text or no_browser, text
     assert len(found["Targets"][0]) - 2 == (2 if no_browser else 8), found["Targets"]
+    assert first_cells(found["Throughput"][1]) == ["4", "16"], found["Throughput"][1]  # clients per level
+    assert first_cells(found["Two processes on one file"][0]) == ["1", "1", "2", "2"], text  # processes per row
+    assert len(first_cells(found["Memory"][0])) == 5 and len(first_cells(found["Memory"][1])) == 2, found["Memory"]
+
