@@ -212,18 +212,29 @@ def sheet_growth(server: Server, sizes: tuple[int, ...], rounds: int, batch: int
         limit.send(path)  # warm, as the pages are: each Table has fetched its page once
     times = {n: [] for n in sizes}
     static_times = {n: [] for n in sizes}
-    cpu = dict.fromkeys(sizes, 0.0)
     for _ in range(rounds):
         for n, table in tables.items():
-            before = server_cpu(server)
             times[n] += [ms(table.phone.send(f"/matches/{table.match_id}").seconds) for _ in range(batch)]
-            cpu[n] += server_cpu(server) - before
             static_times[n].append(ms(limit.send(statics[n]).seconds))
-    base, base_cpu = statistics.median(times[sizes[0]]), cpu[sizes[0]] or math.nan
+    cpu = {n: cpu_per_page(server, table) for n, table in tables.items()}
+    base = statistics.median(times[sizes[0]])
     return {"requests": rounds * batch, "batch": batch, "rows": [
         {"hands": n, "bytes": len(tables[n].page.body), **stats(times[n]), "static": statistics.median(static_times[n]),
-         "ratio": statistics.median(times[n]) / base, "cpu": ms(cpu[n]) / (rounds * batch), "cpu_ratio": cpu[n] / base_cpu}
+         "ratio": statistics.median(times[n]) / base, "cpu": ms(cpu[n]), "cpu_ratio": cpu[n] / cpu[sizes[0]]}
         for n in sizes]}
+
+
+CPU_TICKS = 10  # /proc counts CPU in clock ticks (10 ms here): a page costing a millisecond needs many GETs
+
+
+def cpu_per_page(server: Server, table: Table, most: int = 2000) -> float:
+    """The server's CPU seconds per GET of the table's page, over as many GETs as it takes to count
+    CPU_TICKS clock ticks (at most `most`), so a cheap page is not measured as costing nothing."""
+    tick, count, start = 1 / os.sysconf("SC_CLK_TCK"), 0, server_cpu(server)
+    while count < most and (count < 5 or server_cpu(server) - start < CPU_TICKS * tick):
+        table.phone.send(f"/matches/{table.match_id}")
+        count += 1
+    return (server_cpu(server) - start) / count
 
 
 def engine(seconds: float, hands: int = 100) -> dict:

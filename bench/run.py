@@ -163,7 +163,7 @@ def report(r: dict, cfg: dict, smoke: bool) -> str:
                "flask": version("flask"), "waitress": version("waitress"), "sqlite": sqlite3.sqlite_version,
                "threads": THREADS, "tmp": tempfile.gettempdir(), "code": code_state()}
     return env.get_template("report.md.j2").render(r=r, cfg=cfg, smoke=smoke, limits=LIMITS, m=machine,
-                                                   targets=targets(r))
+                                                   cpu_ticks=loads.CPU_TICKS, targets=targets(r))
 
 
 def main(argv: list[str] | None = None) -> int:
