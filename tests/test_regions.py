@@ -81,9 +81,10 @@ WRITES = {
 def test_after_every_write_the_kept_page_is_the_page_drawn_anew(warm, tmp_path, what):
     client, cold = warm
     match_id = import_match(client, case("seed001-ana-ben"))
-    page = f"/matches/{match_id}"
+    page, live = f"/matches/{match_id}", f"/matches/{match_id}/live"
     before = client.get(page).get_data(as_text=True)
     assert client.get(page).get_data(as_text=True) != "" and MARK not in before
+    followed = client.get(live).get_data(as_text=True)
     conn = writer(tmp_path)
     WRITES[what](conn, match_id)
     conn.close()
@@ -91,6 +92,9 @@ def test_after_every_write_the_kept_page_is_the_page_drawn_anew(warm, tmp_path, 
     assert same_page(after) != same_page(before)  # the write shows
     assert same_page(after) == same_page(cold(page))  # and exactly as a page drawn from nothing
     assert same_page(client.get(page).get_data(as_text=True)) == same_page(after)  # kept, and still right
+    # What a following phone swaps in, the same way.
+    assert same_page(client.get(live).get_data(as_text=True)) != same_page(followed)
+    assert same_page(client.get(live).get_data(as_text=True)) == same_page(cold(live))
 
 
 def test_each_page_has_its_own_csrf_token_and_one_time_id(warm):

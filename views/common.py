@@ -260,6 +260,13 @@ def preview_data(stored) -> dict:
     return {"version": stored.version}
 
 
+def game_face(game) -> tuple:
+    """All a game's box on the scoreboard shows, as a key (views/regions.py): the games a saved
+    hand did not go into keep their drawn boxes."""
+    return (game.number, tuple(game.scores.items()), tuple(game.boxes.items()), game.winner,
+            game.settlement.net if game.settlement else None)
+
+
 def race_picture(sheet: Sheet, number: int) -> Markup:
     """Game `number`'s race, drawn when its region is."""
     race = race_of(sheet, number)
@@ -306,7 +313,7 @@ def sheet_context(stored, readonly: bool = False) -> dict:
     sheet = stored.sheet()
     context = dict(stored=stored, match=stored.match, sheet=sheet, rows=Later(lambda: sheet_rows(sheet)),
                    heads=column_heads(stored.match.players),
-                   race_figure=lambda number: race_picture(sheet, number), readonly=readonly,
+                   race_figure=lambda number: race_picture(sheet, number), game_face=game_face, readonly=readonly,
                    payments=Later(lambda: payments(sheet, stored.stake) if stored.stake else []))
     if not readonly:
         context.update(version_form=LaterForm(lambda: VersionForm(formdata=None, version=stored.version)),
@@ -393,8 +400,10 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     if tag in request.headers.get("If-None-Match", ""):
         response = make_response("", 304)
     else:
-        stored = storage.get_match(get_db(), found_id, table=table_id())
-        response = make_response(render_template("_live.html", **sheet_context(stored, readonly)))
+        stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())
+        # Kept per version: every phone and spectator following the match asks for the same fragment.
+        response = make_response(regions.render_page("_live.html", {}, (stored.facts, stored.version, readonly),
+                                                     **sheet_context(stored, readonly)))
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"
     return response
