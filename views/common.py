@@ -33,7 +33,7 @@ def hosted() -> bool:
 
 
 # The spectator's link: the match's sheet, its live fragment and its big screen, all read-only and open.
-SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big"})
+SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big", "readonly.sheet"})
 
 
 def current_table() -> storage.Table:
@@ -202,12 +202,24 @@ class NoteWords:
         return self.won % dict(values, where=self.games(line.games))
 
 
-def sheet_rows(sheet: Sheet) -> list[Row]:
+# The last hands a match page draws (with its live fragment, the spectator's page and the big
+# screen); older ones are on the whole sheet, one tap away. A Hollywood match to 100 takes 10 to 30
+# hands, so every ordinary match shows whole, and a 1,000-hand one costs what 40 rows cost.
+SHOWN_HANDS = 40
+
+
+def first_shown(sheet: Sheet, whole: bool = False) -> int:
+    """How many hands the page folds away above the rows it draws: none on the whole sheet."""
+    return 0 if whole else max(0, len(sheet.lines) - SHOWN_HANDS)
+
+
+def sheet_rows(sheet: Sheet, first: int = 0) -> list[Row]:
+    """The rows of the hands from `first` (0-based) on: a Row is built only for a row drawn."""
     words = NoteWords()
     by_number = {game.number: game for game in sheet.games}
     columns = [(game.number, name) for game in sheet.games for name in sheet.players]
     rows = []
-    for line in sheet.lines:
+    for line in sheet.lines[first:]:
         winner, totals = line.outcome.winner, line.totals
         cells = [totals.get(number) if name == winner else None for number, name in columns]
         rows.append(Row(line, cells, words.note(line), [by_number[n] for n in line.closed],
@@ -240,10 +252,17 @@ def race_plots(sheet: Sheet) -> list:
     return [(race, plot(race.series, race.target)) for race in races(sheet)]
 
 
-def sheet_context(stored, readonly: bool = False) -> dict:
-    """Everything the sheet, the scoreboard and the live fragment draw from one fold."""
+def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
+    """Everything the sheet, the scoreboard and the live fragment draw from one fold.
+
+    `whole`: every row (the whole sheet's page); else the last SHOWN_HANDS, and `folded` says
+    how many hands above them are only on the whole sheet, at `whole_url`."""
     sheet = stored.sheet()
-    context = dict(stored=stored, match=stored.match, sheet=sheet, rows=sheet_rows(sheet),
+    folded = first_shown(sheet, whole)
+    whole_url = (url_for("readonly.sheet", token=stored.view_token) if readonly
+                 else url_for("matches.sheet", match_id=stored.id))
+    context = dict(stored=stored, match=stored.match, sheet=sheet, rows=sheet_rows(sheet, folded),
+                   folded=folded, whole=whole, whole_url=whole_url, shown_hands=SHOWN_HANDS,
                    heads=column_heads(stored.match.players),
                    races=race_plots(sheet), readonly=readonly,
                    payments=payments(sheet, stored.stake) if stored.stake else [])
