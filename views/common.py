@@ -213,6 +213,12 @@ def first_shown(sheet: Sheet, whole: bool = False) -> int:
     return 0 if whole else max(0, len(sheet.lines) - SHOWN_HANDS)
 
 
+def hand_url(match_id: int, number: int, sheet: Sheet) -> str:
+    """Where a changed hand is seen: its row on the match page, or on the whole sheet when the page folds it away."""
+    endpoint = "matches.show" if number > first_shown(sheet) else "matches.sheet"
+    return url_for(endpoint, match_id=match_id, _anchor=f"hand-{number}")
+
+
 def sheet_rows(sheet: Sheet, first: int = 0) -> list[Row]:
     """The rows of the hands from `first` (0-based) on: a Row is built only for a row drawn."""
     words = NoteWords()
