@@ -395,7 +395,7 @@ def test_every_page_after_the_switch_has_no_english_left(client, table, lang):
         assert "Kolo 8 vráceno zpět." in seen["flash after undo"]
         assert "Kola 1–5 jsou v celém zápisu" in seen["long match, older hands folded"]
         assert f"Tento výtisk ukazuje posledních {SHOWN_HANDS} kol; celý zápis" in seen["long match, older hands folded"]
-        assert f"Celý zápis: všech {SHOWN_HANDS + 5} kol." in seen["whole sheet"] and "Zpět na zápas" in seen["read-only whole sheet"]
+        assert f"Všech {SHOWN_HANDS + 5} kol." in seen["whole sheet"] and "Zpět na zápas" in seen["read-only whole sheet"]
 
 
 @pytest.mark.parametrize("lang", OTHERS)

@@ -112,7 +112,7 @@ def test_the_whole_sheet_draws_every_hand_with_its_edit_link(long_app):
     assert [number for number, _, _ in rows] == list(range(1, LONG + 1))
     assert all(f'href="/matches/{match_id}/hands/{number}"' in head for number, head, _ in rows)
     assert not FOLD.findall(sheet) and not FOLD_NOTE.findall(sheet)
-    assert f"The whole sheet: all {LONG:,} hands." in sheet
+    assert '<h1 class="match-title">The whole sheet</h1>' in sheet and f"All {LONG:,} hands." in sheet
     assert f'href="/matches/{match_id}"' in sheet  # back to the match
 
 
