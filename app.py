@@ -81,6 +81,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
+        REGION_CACHE_BYTES=32 * MB,  # drawn regions of pages (a match page keeps about 30 KB)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -116,6 +117,7 @@ def init_caches(app: Flask) -> None:
     app.extensions[caches.EXTENSION] = caches.Caches(
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
         qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
+        regions=caches.BoundedCache(app.config["REGION_CACHE_BYTES"]),
     )
 
 
@@ -135,7 +137,7 @@ def announce_addresses(app: Flask) -> None:
 
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
-    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, tables
+    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, regions, tables
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
@@ -147,6 +149,7 @@ def register_views(app: Flask) -> None:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)
     app.register_blueprint(pwa.bp)
+    regions.init_app(app)
     app.after_request(security_headers)
     from views.charts import plot
     from views.common import current_table, home_url, hosted as is_hosted, in_table

@@ -102,6 +102,7 @@ class Caches:
 
     matches: MatchCache
     qr: BoundedCache
+    regions: BoundedCache  # drawn regions of pages (views/regions.py)
 
 
 EXTENSION = "gin_ledger_caches"

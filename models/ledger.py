@@ -183,18 +183,35 @@ def score_sheet(match: Match) -> Sheet:
     games, lines = new_games(match), []
     dealer = match.dealer
     for number, hand in enumerate(match.hands, start=1):
-        if all_closed(games):
-            raise MatchOver(number)
-        outcome = score(hand, match.players, match.rules)
-        written, closed = ([], []) if outcome.winner is None else write_win(games, outcome, match.rules, number)
-        lines.append(Line(
-            number=number,
-            dealer=dealer,
-            entry=hand,
-            outcome=outcome,
-            games=tuple(game.number for game in written),
-            totals=read_only({game.number: game.scores[outcome.winner] for game in written}),
-            closed=tuple(game.number for game in closed),
-        ))
-        dealer = next_dealer(dealer, outcome, match.players, match.rules)
+        line = fold_hand(games, dealer, number, hand, match)
+        lines.append(line)
+        dealer = next_dealer(dealer, line.outcome, match.players, match.rules)
     return Sheet(match, tuple(games), tuple(lines), dealer)
+
+
+def sheet_after(sheet: Sheet, hand: Hand) -> Sheet:
+    """The sheet one hand later: the fold's next step from where `sheet` stands, so a saved hand
+    costs one hand's arithmetic, not the match's. Equal to folding the longer match anew
+    (tests/test_engine_properties.py folds every case both ways)."""
+    match = sheet.match.with_hands(sheet.match.hands + (hand,))
+    games = list(sheet.games)
+    line = fold_hand(games, sheet.next_dealer, len(sheet.lines) + 1, hand, match)
+    dealer = next_dealer(sheet.next_dealer, line.outcome, match.players, match.rules)
+    return Sheet(match, tuple(games), sheet.lines + (line,), dealer)
+
+
+def fold_hand(games: list[Game], dealer: str, number: int, hand: Hand, match: Match) -> Line:
+    """One step of the fold: score hand `number`, write its win into `games` (in place), and say its line."""
+    if all_closed(games):
+        raise MatchOver(number)
+    outcome = score(hand, match.players, match.rules)
+    written, closed = ([], []) if outcome.winner is None else write_win(games, outcome, match.rules, number)
+    return Line(
+        number=number,
+        dealer=dealer,
+        entry=hand,
+        outcome=outcome,
+        games=tuple(game.number for game in written),
+        totals=read_only({game.number: game.scores[outcome.winner] for game in written}),
+        closed=tuple(game.number for game in closed),
+    )

@@ -12,6 +12,17 @@ from __future__ import annotations
 from .caches import BoundedCache
 
 
+# What one entry weighs, as approximate_size measures a folded match (tests/test_caches.py checks
+# it against that for short and long matches): walking a match's objects on every saved hand
+# cost more than the step of the fold it keeps.
+ENTRY_BYTES = 2000
+HAND_BYTES = 450
+
+
+def entry_size(entry: tuple) -> int:
+    return ENTRY_BYTES + HAND_BYTES * len(entry[1].match.hands)
+
+
 def stamp_of(row) -> tuple:
     return (row["version"], row["name1"], row["name2"])
 
@@ -20,7 +31,7 @@ class MatchCache:
     """StoredMatch objects, their sheets already folded, bounded in bytes."""
 
     def __init__(self, max_bytes: int):
-        self.entries = BoundedCache(max_bytes)
+        self.entries = BoundedCache(max_bytes, size_of=entry_size)
 
     def get(self, row):
         found = self.entries.get(row["view_token"])

@@ -16,7 +16,7 @@ import json
 import secrets
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -28,7 +28,7 @@ from . import schema
 from .errors import (N_, DatabaseGone, HandAlreadySaved, MatchError, MatchNotOver, MatchOver, NoSuchMatch,  # noqa: F401
                      NoSuchTable, Plural, PlayerProblem, SchemaTooNew, StaleMatch)
 from .hand import Hand
-from .ledger import Sheet, score_sheet
+from .ledger import Sheet, score_sheet, sheet_after
 from .match import MAX_HANDS, Match
 from .matchfile import name_key
 from .match_cache import MatchCache
@@ -39,12 +39,14 @@ BUSY_TIMEOUT_MS = 10_000
 
 
 
-def connect(path: str, create: bool = True) -> sqlite3.Connection:
+def connect(path: str, create: bool = True, synchronous: str = "FULL") -> sqlite3.Connection:
     """A connection with the settings every connection needs.
 
     isolation_level=None leaves transactions to `immediate`, so no implicit
     deferred transaction can turn a read-then-write into a lost update.
-    With create=False (a request's connection: the start made the file) a
+    FULL (the default: the command line, the start) syncs every commit to the disk, so it
+    survives a power cut; a request's connection asks NORMAL and leaves the fsync to
+    models/flusher.py. With create=False (a request's connection: the start made the file) a
     missing file is DatabaseGone, not a new empty database.
     """
     if create:
@@ -59,7 +61,9 @@ def connect(path: str, create: bool = True) -> sqlite3.Connection:
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = FULL")  # an answered POST survives a power cut too
+    if synchronous not in ("FULL", "NORMAL"):
+        raise ValueError(synchronous)
+    conn.execute(f"PRAGMA synchronous = {synchronous}")  # nosec B608 - one of the two names above
     return conn
 
 
@@ -115,9 +119,20 @@ class StoredMatch:
     rematch: int | None = None  # the rematch of this one, once someone tapped Rematch
     rematch_created: str | None = None  # when that rematch was started
     rematch_of_created: str | None = None  # when the match this one follows was started
+    # The sheet when it is already known (a saved hand steps the previous one): not folded again.
+    folded: Sheet | None = field(default=None, compare=False, repr=False)
 
     def sheet(self) -> Sheet:
-        return self._sheet
+        return self.folded if self.folded is not None else self._sheet
+
+    @property
+    def facts(self) -> tuple:
+        """Everything a page can show of the match but its hands (views/regions.py keys by it):
+        what a write changes without touching a hand (a name, a rename of a player, a rematch)."""
+        match = self.match
+        return (self.id, match.players, match.format, match.first_dealer, match.rules, self.created,
+                self.finished, self.view_token, self.stake, self.name, self.abandoned, self.rematch_of,
+                self.rematch, self.rematch_created, self.rematch_of_created)
 
     @cached_property
     def _sheet(self) -> Sheet:
@@ -240,11 +255,16 @@ def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
         rules=rules_from(json.loads(row["rules"])),
         hands=tuple(hand_from_row(hand, players) for hand in hand_rows),
     )
+    return with_row(row, match)
+
+
+def with_row(row: sqlite3.Row, match: Match, folded: Sheet | None = None) -> StoredMatch:
+    """The match as kept, from its row and its hands (read, or just written with `folded` its sheet)."""
     stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
     return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake,
                        name=row["name"], abandoned=row["abandoned"], rematch_of=row["rematch_of"],
                        rematch=row["rematch"], rematch_created=row["rematch_created"],
-                       rematch_of_created=row["rematch_of_created"])
+                       rematch_of_created=row["rematch_of_created"], folded=folded)
 
 
 def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
@@ -253,13 +273,26 @@ def hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
     ).fetchall()
 
 
-def get_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> StoredMatch:
-    """Match ids count across the server: one of another table is NoSuchMatch here."""
+def get_match(conn: sqlite3.Connection, match_id: int, *, table: int, cache: MatchCache | None = None) -> StoredMatch:
+    """Match ids count across the server: one of another table is NoSuchMatch here.
+
+    With the app's `cache`, a match whose row still has the cached version (and names) is
+    not read and folded again: one query instead of reading every hand."""
+    row = match_row(conn, match_id, table=table)
+    found = cache.get(row) if cache is not None else None
+    if found is None:
+        found = stored_match(row, hand_rows(conn, match_id))
+        if cache is not None:
+            cache.put(row, found)
+    return found
+
+
+def match_row(conn: sqlite3.Connection, match_id: int, *, table: int) -> sqlite3.Row:
     row = conn.execute(MATCH_QUERY + " WHERE m.id = ? AND m.table_id = ? AND m.deleted IS NULL",
                        (match_id, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id)
-    return stored_match(row, hand_rows(conn, match_id))
+    return row
 
 
 def get_match_by_token(conn: sqlite3.Connection, token: str, *, table: int) -> StoredMatch:
@@ -432,9 +465,10 @@ def reopen_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> None
     set_match_fact(conn, match_id, "abandoned", None, table=table)
 
 
-def record_change(conn: sqlite3.Connection, match_id: int, match: Match) -> Sheet:
-    """After a write: recompute, keep `finished` in step, and bump the version."""
-    sheet = score_sheet(match)
+def record_change(conn: sqlite3.Connection, match_id: int, match: Match, sheet: Sheet | None = None) -> Sheet:
+    """After a write: recompute (unless the caller already stepped the sheet), keep `finished` in step,
+    and bump the version."""
+    sheet = score_sheet(match) if sheet is None else sheet
     conn.execute(
         """UPDATE match SET version = version + 1,
            finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END WHERE id = ?""",
@@ -513,6 +547,7 @@ class Saved:
     duplicate: bool = False
     version: int | None = None  # the match's version after the write, for a way back that must not be stale
     hand_id: int | None = None  # the row a delete kept, for the way back that restores it
+    stored: StoredMatch | None = None  # the match as it is after the write, when the write knows it
 
 
 def version_now(conn: sqlite3.Connection, match_id: int) -> int:
@@ -532,33 +567,38 @@ OVER = N_("this match is over: start a rematch for more hands")
 
 
 def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None,
-             expected: int | None = None, *, table: int, device: str = "") -> Saved:
+             expected: int | None = None, *, table: int, device: str = "", cache: MatchCache | None = None) -> Saved:
     """Append a hand as hand `expected` (the number the page entered, when it says one).
 
     A repeated submission of the same form stores nothing (checked first, so a retried
     post is "already saved", never "another phone"); a page that fell behind raises
-    HandAlreadySaved, inside the same write lock as the insert.
+    HandAlreadySaved, inside the same write lock as the insert. The new sheet is the
+    stored one stepped by this hand; once committed, the match as it now is goes into
+    `cache`, so the page the table is sent to next reads one row, not every hand.
     """
     key = submission_key(form_id, hand)
     with immediate(conn):
-        current = get_match(conn, match_id, table=table)
+        current = get_match(conn, match_id, table=table, cache=cache)
         if key and conn.execute("SELECT 1 FROM hand WHERE submission = ?", (key,)).fetchone():
-            return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version)
+            return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version,
+                         stored=current)
         check_expected(current, expected)
         if len(current.match.hands) >= MAX_HANDS:
             raise MatchError("hand", N_("a match may have at most {most} hands"), most=MAX_HANDS)
-        match = current.match.with_hands(current.match.hands + (hand,))
+        before = current.sheet()
         try:
-            sheet = record_change(conn, match_id, match)  # the one fold of a saved hand
-        except MatchOver as error:
-            if error.hand == len(match.hands):  # the new hand itself, not an earlier one
-                raise MatchOver(None, OVER) from None
-            raise
+            sheet = sheet_after(before, hand)  # the one fold of a saved hand: one step
+        except MatchOver:
+            raise MatchOver(None, OVER) from None
+        record_change(conn, match_id, sheet.match, sheet)
         last = conn.execute("SELECT COALESCE(MAX(position), 0) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
-        hand_id = insert_hand(conn, match_id, last + 1, hand, match.players, key)
-        record_event(conn, match_id, hand_id, "entered", len(match.hands), device, None, hand)
-        version = version_now(conn, match_id)
-    return Saved(len(match.hands), sheet, version=version)
+        hand_id = insert_hand(conn, match_id, last + 1, hand, sheet.match.players, key)
+        record_event(conn, match_id, hand_id, "entered", len(sheet.lines), device, None, hand)
+        row = match_row(conn, match_id, table=table)
+    stored = with_row(row, sheet.match, sheet)
+    if cache is not None:
+        cache.put(row, stored)
+    return Saved(len(sheet.lines), sheet, version=stored.version, stored=stored)
 
 
 def checked_current(conn: sqlite3.Connection, match_id: int, version: int | None, number: int, *,

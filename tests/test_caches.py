@@ -174,3 +174,22 @@ def test_the_qr_cache_is_bounded_too(tmp_path):
         assert qr_svg("http://192.168.1.39:5000/", "join") is drawn[-1]
     assert app_caches(app).qr.bytes <= 20_000
     assert 1 <= len(app_caches(app).qr) < 40
+
+
+@pytest.mark.parametrize("hands", [0, 1, 13, 100, 1000])
+def test_a_cached_match_is_weighed_near_what_it_holds(hands):
+    """The match cache weighs an entry by its hands (walking every object on each saved hand cost
+    more than the fold step it saves); the estimate must stay near the measured size, or the bound
+    in bytes would not be one."""
+    import json
+
+    from models.match_cache import entry_size
+    from models.matchfile import load_match
+    from tests.generate import long_match
+
+    doc = long_match(max(hands, 1), seed=hands)
+    match = load_match(json.dumps({**doc, "hands": doc["hands"][:hands]}))
+    stored = storage.StoredMatch(1, match, "2026-12-01T20:00:00+00:00", None, 1, "t" * 22)
+    stored.sheet()
+    entry = ((1, "Ana", "Ben"), stored)
+    assert 0.8 <= entry_size(entry) / approximate_size(entry) <= 1.6

@@ -22,7 +22,7 @@ from models.cards import RANKS, SUITS
 from models.entry import read_hand
 from models.errors import MatchError
 from models.hand import MAX_DEADWOOD, score
-from models.ledger import game_points, score_sheet
+from models.ledger import game_points, score_sheet, sheet_after
 from models.match import Match
 from models.matchfile import export_document, load_match, match_document, match_from_document, replay
 from models.rules import Rules, rules_from
@@ -364,6 +364,17 @@ def test_replaying_a_prefix_gives_the_prefix_of_the_sheet(doc):
         # Who deals next is who dealt the next hand in the full run.
         if k < len(full.lines):
             assert sheet.next_dealer == full.lines[k].dealer
+
+
+@PROPERTY_SETTINGS
+@given(match_documents())
+def test_a_sheet_folded_one_hand_at_a_time_is_the_sheet_folded_at_once(doc):
+    """The saved-hand path steps the stored sheet (sheet_after); the pages fold anew: they must agree."""
+    match = load_match(json.dumps(doc))
+    stepped = score_sheet(match.with_hands(()))
+    for hand in match.hands:
+        stepped = sheet_after(stepped, hand)
+    assert stepped == score_sheet(match)
 
 
 @PROPERTY_SETTINGS

@@ -12,7 +12,7 @@ from flask import abort, current_app, g, make_response, render_template, request
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup
 
-from .db import get_db
+from .db import get_db, match_cache
 from .forms import HandForm, VersionForm
 from .i18n import games_list, render, translated, translated_reason
 from models import storage
@@ -22,6 +22,7 @@ from models.ledger import Line, Sheet
 from models.race import races
 from models.stakes import payments
 
+from . import regions
 from .charts import plot
 
 
@@ -84,7 +85,7 @@ def home_url() -> str:
 
 def match_or_404(match_id: int) -> storage.StoredMatch:
     try:
-        return storage.get_match(get_db(), match_id, table=table_id())
+        return storage.get_match(get_db(), match_id, table=table_id(), cache=match_cache())
     except storage.NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
 
@@ -258,6 +259,28 @@ def race_plots(sheet: Sheet) -> list:
     return [(race, plot(race.series, race.target)) for race in races(sheet)]
 
 
+class Later:
+    """A list made on first use: a page whose kept region (views/regions.py) is found never makes it."""
+
+    def __init__(self, make):
+        self._make = make
+        self._items: list | None = None
+
+    def items(self) -> list:
+        if self._items is None:
+            self._items = list(self._make())
+        return self._items
+
+    def __iter__(self):
+        return iter(self.items())
+
+    def __len__(self) -> int:
+        return len(self.items())
+
+    def __bool__(self) -> bool:
+        return bool(self.items())
+
+
 def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
     """Everything the sheet, the scoreboard and the live fragment draw from one fold.
 
@@ -267,11 +290,12 @@ def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
     folded = first_shown(sheet, whole)
     whole_url = (url_for("readonly.sheet", token=stored.view_token) if readonly
                  else url_for("matches.sheet", match_id=stored.id))
-    context = dict(stored=stored, match=stored.match, sheet=sheet, rows=sheet_rows(sheet, folded),
+    context = dict(stored=stored, match=stored.match, sheet=sheet,
+                   rows=Later(lambda: sheet_rows(sheet, folded)),
                    folded=folded, whole=whole, whole_url=whole_url, shown_hands=SHOWN_HANDS,
                    heads=column_heads(stored.match.players),
-                   races=race_plots(sheet), readonly=readonly,
-                   payments=payments(sheet, stored.stake) if stored.stake else [])
+                   races=Later(lambda: race_plots(sheet)), readonly=readonly,
+                   payments=Later(lambda: payments(sheet, stored.stake) if stored.stake else []))
     if not readonly:
         context.update(version_form=VersionForm(formdata=None, version=stored.version),
                        preview=preview_data(stored),
@@ -304,7 +328,22 @@ def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> 
 
 
 def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
-    return render_template("match.html", form=hand_form_for(stored, form), **sheet_context(stored)), status
+    """The match page. A fresh hand form is the same for every hand of the match but for its number,
+    version and one-time id, so its region is kept with those as blanks; a refused or prefilled form
+    is drawn as it is."""
+    fresh = form is None
+    form = hand_form_for(stored, form)
+    values = blank_out(form) if fresh else {}
+    html = regions.render_page("match.html", values, form=form, fresh_form=fresh, **sheet_context(stored))
+    return html, status
+
+
+def blank_out(form: HandForm) -> dict[str, str]:
+    """The form's per-page values, replaced by blanks (views/regions.py): the values that fill them."""
+    values = {name: getattr(form, name).data for name in ("form_id", "number", "version")}
+    for name in values:
+        getattr(form, name).data = regions.blank(name)
+    return values
 
 
 def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:

@@ -7,7 +7,7 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 
 from flask_babel import gettext, lazy_gettext
 
-from .db import get_db
+from .db import get_db, match_cache
 from .forms import VERSION_DIGITS, HandForm, VersionForm
 from models import storage
 from models.changes import deletion_changes, without_hand
@@ -118,7 +118,7 @@ def add(match_id: int):
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
         saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
-                                 device=device_name())
+                                 device=device_name(), cache=match_cache())
     except HandAlreadySaved as there:
         return another_deal(stored, form, hand, there)
     except MatchError as error:
@@ -134,7 +134,7 @@ def add(match_id: int):
     if request.headers.get("X-Requested-With") == "fetch":
         # The page script asked: answer with the new page itself, so a saved hand costs one
         # round trip (the script puts in its main region); without the script it is Post/Redirect/Get.
-        response = make_response(render_match(match_or_404(match_id)))
+        response = make_response(render_match(saved.stored))
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
         return response
