@@ -264,3 +264,11 @@ def test_a_hosted_table_keeps_the_fold_and_the_whole_sheet_under_its_address(tmp
     assert [href for href, _ in FOLD.findall(watched)] == [f"/view/{token}/sheet"]
     whole = spectator.get(f"/view/{token}/sheet").get_data(as_text=True)
     assert len(hand_rows(whole)) == SHOWN_HANDS + 10 and base not in whole
+
+
+def test_the_printed_line_names_the_host_each_phone_came_by(long_app):
+    """Two phones reaching the server by two names each print the address they can open."""
+    client, match_id = long_app["client"], long_app["ids"]["long"]
+    for host in ("gin.example.org", "10.0.0.7:5000", "gin.example.org"):
+        page = client.get(f"/matches/{match_id}", headers={"Host": host}).get_data(as_text=True)
+        assert FOLD_NOTE.findall(page)[0].endswith(f"is at http://{host}/matches/{match_id}/sheet"), (host, page[:200])
