@@ -25,7 +25,8 @@ from app import create_app
 from models.entry import read_entry
 from models.errors import MatchError
 from models.rules import Rules
-from views.common import scores_phrase
+from tests.generate import long_match
+from views.common import SHOWN_HANDS, scores_phrase
 from webutil import case, hidden, import_match, new_match, post_hand
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -284,11 +285,14 @@ def table(client):
     assert post_hand(client, playing, knocker="Ben", knocker_deadwood="4", opponent_deadwood="2",
                      cards_knocker="3S 4S 5S 7H 7D 7C 9H 10H JH 2C").status_code == 302
     finished = import_match(client, case("full-hollywood-match"))
+    long = import_match(client, long_match(SHOWN_HANDS + 5))  # its page folds hands 1–5 away
     page = client.get(f"/matches/{playing}").get_data(as_text=True)
     token = re.search(r"/view/([A-Za-z0-9_-]+)", page).group(1)
+    long_token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{long}").get_data(as_text=True)).group(1)
     players = {name: int(pid) for pid, name in
                re.findall(r'href="/players/(\d+)"><strong>([^<]+)</strong>', client.get("/players").get_data(as_text=True))}
-    return {"playing": playing, "finished": finished, "token": token, "players": players}
+    return {"playing": playing, "finished": finished, "long": long, "long_token": long_token, "token": token,
+            "players": players}
 
 
 def pages(client, table) -> dict[str, str]:
@@ -319,6 +323,10 @@ def pages(client, table) -> dict[str, str]:
     get("big screen", f"/view/{token}/big")
     get("big screen of the match", f"/matches/{playing}/big")
     get("live fragment", f"/matches/{playing}/live")
+    get("long match, older hands folded", f"/matches/{table['long']}")
+    get("whole sheet", f"/matches/{table['long']}/sheet")
+    get("read-only, older hands folded", f"/view/{table['long_token']}")
+    get("read-only whole sheet", f"/view/{table['long_token']}/sheet")
     get("404 of the app", "/matches/9999", 404)
     get("404 of the server", "/no/such/page", 404)
     new = client.get("/matches/new").get_data(as_text=True)
@@ -385,6 +393,9 @@ def test_every_page_after_the_switch_has_no_english_left(client, table, lang):
         assert re.search(r"\d{1,2}\. \d{1,2}\. \d{4}", visible_text(match)), "a Czech date"
         assert "Kolo 8: Podříznutí! Ben získává 10 → do hry 3." in seen["flash after an undercut"]
         assert "Kolo 8 vráceno zpět." in seen["flash after undo"]
+        assert "Kola 1–5 jsou v celém zápisu" in seen["long match, older hands folded"]
+        assert f"Tento výtisk ukazuje posledních {SHOWN_HANDS} kol; celý zápis" in seen["long match, older hands folded"]
+        assert f"Všech {SHOWN_HANDS + 5} kol." in seen["whole sheet"] and "Zpět na zápas" in seen["read-only whole sheet"]
 
 
 @pytest.mark.parametrize("lang", OTHERS)

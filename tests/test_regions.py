@@ -160,3 +160,36 @@ def test_a_stored_match_folded_again_draws_the_same_page(warm, tmp_path):
         storage.add_hand(conn, match_id, knock("Ana", points, 20), table=HOME)
     conn.close()
     assert same_page(client.get(f"/matches/{match_id}").get_data(as_text=True)) == same_page(cold(f"/matches/{match_id}"))
+
+
+DRAWN_CASES = ["seed001-ana-ben", "full-hollywood-match", "oklahoma-spades-double", "two-games-close-on-one-hand",
+               "shutout-moves-to-next-game", "modern-preset-single", "variants/variants-palace-immediate-boxes",
+               "seed000-bob-alexandra"]
+
+
+def drawn_whole(app, path: str, match_id: int) -> str:
+    """The match page drawn by its templates alone, every region drawn in place and nothing kept."""
+    from flask import render_template
+
+    from views.common import hand_form_for, sheet_context
+
+    with app.test_request_context(path):
+        app.preprocess_request()
+        stored = storage.get_match(storage.connect(app.config["DATABASE"]), match_id, table=HOME)
+        return render_template("match.html", form=hand_form_for(stored), fresh_form=True, page_here=path,
+                               **sheet_context(stored))
+
+
+@pytest.mark.parametrize("name", DRAWN_CASES + ["long"])
+def test_a_kept_page_is_the_page_its_templates_draw(warm, name):
+    """Regions change how often a part is drawn, never what it says."""
+    from tests.generate import long_match
+
+    client, _ = warm
+    match_id = import_match(client, long_match(60, seed=3) if name == "long" else case(name))
+    page = f"/matches/{match_id}"
+    client.get(page)
+    kept = client.get(page).get_data(as_text=True)
+    assert same_page(kept) == same_page(drawn_whole(client.application, page, match_id))
+    # A region's body has a scope of its own: a variable set inside one is empty outside it.
+    assert not re.findall(r'\b(?:colspan|href|id|for|name|action)=""', kept)

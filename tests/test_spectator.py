@@ -103,7 +103,7 @@ def test_the_crawl_finds_the_way_out_of_a_players_page(tmp_path, phrase):
 
 def test_the_spectator_page_and_its_fragment_have_no_header_links_forms_or_hand_links(tmp_path):
     _player, spectator, watched, view = tables(tmp_path, PASSPHRASE)
-    for address in (view, view + "/live", view + "/big"):
+    for address in (view, view + "/live", view + "/big", view + "/sheet"):
         html = spectator.get(address).get_data(as_text=True)
         assert "<form" not in html and "/matches" not in html and "/players" not in html, address
         assert 'href="/"' not in html and "Log out" not in html, address
@@ -112,8 +112,10 @@ def test_the_spectator_page_and_its_fragment_have_no_header_links_forms_or_hand_
 def test_only_the_spectator_link_is_open_without_the_passphrase(tmp_path):
     player, spectator, watched, view = tables(tmp_path, PASSPHRASE)
     for address in (f"/matches/{watched}", f"/matches/{watched}/live", f"/matches/{watched}/big",
+                    f"/matches/{watched}/sheet",
                     f"/matches/{watched}.json", f"/matches/{watched}/join", "/", "/players"):
         answer = spectator.get(address)
         assert answer.status_code == 302 and "/login" in answer.headers["Location"], address
     assert spectator.post(f"/matches/{watched}/hands", data={"winner": "Ana", "points": "5"}).status_code == 302
     assert spectator.get(view).status_code == 200 and spectator.get(view + "/live").status_code == 200
+    assert spectator.get(view + "/sheet").status_code == 200

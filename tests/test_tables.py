@@ -95,9 +95,9 @@ def table_rules(world):
     rules = list(app.url_map.iter_rules())
     inside = [rule for rule in rules if "table_key" in rule.arguments]
     assert len(inside) >= 37, [rule.rule for rule in inside]
-    # The spectator's three addresses are the only match pages outside the table: they name a token.
+    # The spectator's four addresses are the only match pages outside the table: they name a token.
     spectator = sorted(rule.rule for rule in rules if rule.endpoint.startswith("readonly."))
-    assert spectator == ["/view/<token>", "/view/<token>/big", "/view/<token>/live"]
+    assert spectator == ["/view/<token>", "/view/<token>/big", "/view/<token>/live", "/view/<token>/sheet"]
     return app, inside
 
 
@@ -393,7 +393,7 @@ def test_a_spectator_link_names_the_match_and_never_the_table(world):
     assert "/t/" not in link
     key = table.split("/")[2]
     spectator = server.client()
-    for path in (link, link + "/live", link + "/big"):
+    for path in (link, link + "/live", link + "/big", link + "/sheet"):
         answer = spectator.get(path)
         assert answer.status == 200, path
         assert key not in answer.body, path

@@ -34,7 +34,7 @@ def hosted() -> bool:
 
 
 # The spectator's link: the match's sheet, its live fragment and its big screen, all read-only and open.
-SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big"})
+SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big", "readonly.sheet"})
 
 
 def current_table() -> storage.Table:
@@ -234,9 +234,27 @@ class SheetWords:
         return NoteWords()
 
 
-def sheet_rows(sheet: Sheet) -> list[Row]:
+# The last hands a match page draws (with its live fragment, the spectator's page and the big
+# screen); older ones are on the whole sheet, one tap away. A Hollywood match to 100 takes 10 to 30
+# hands, so every ordinary match shows whole, and a 1,000-hand one costs what 40 rows cost.
+SHOWN_HANDS = 40
+
+
+def first_shown(sheet: Sheet, whole: bool = False) -> int:
+    """How many hands the page folds away above the rows it draws: none on the whole sheet."""
+    return 0 if whole else max(0, len(sheet.lines) - SHOWN_HANDS)
+
+
+def hand_url(match_id: int, number: int, sheet: Sheet) -> str:
+    """Where a changed hand is seen: its row on the match page, or on the whole sheet when the page folds it away."""
+    endpoint = "matches.show" if number > first_shown(sheet) else "matches.sheet"
+    return url_for(endpoint, match_id=match_id, _anchor=f"hand-{number}")
+
+
+def sheet_rows(sheet: Sheet, first: int = 0) -> list[Row]:
+    """The rows of the hands from `first` (0-based) on: a Row is built only for a row drawn."""
     shared = SheetWords(sheet)
-    return [Row(line, shared) for line in sheet.lines]
+    return [Row(line, shared) for line in sheet.lines[first:]]
 
 
 WHOLE = 5  # letters of a name a phone's column head has room for (six columns at 360 px)
@@ -308,10 +326,18 @@ class LaterForm:
         return getattr(self._form, name)
 
 
-def sheet_context(stored, readonly: bool = False) -> dict:
-    """Everything the sheet, the scoreboard and the live fragment draw from one fold."""
+def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
+    """Everything the sheet, the scoreboard and the live fragment draw from one fold.
+
+    `whole`: every row (the whole sheet's page); else the last SHOWN_HANDS, and `folded` says
+    how many hands above them are only on the whole sheet, at `whole_url`."""
     sheet = stored.sheet()
-    context = dict(stored=stored, match=stored.match, sheet=sheet, rows=Later(lambda: sheet_rows(sheet)),
+    folded = first_shown(sheet, whole)
+    whole_url = (url_for("readonly.sheet", token=stored.view_token) if readonly
+                 else url_for("matches.sheet", match_id=stored.id))
+    context = dict(stored=stored, match=stored.match, sheet=sheet,
+                   rows=Later(lambda: sheet_rows(sheet, folded)),
+                   folded=folded, whole=whole, whole_url=whole_url, shown_hands=SHOWN_HANDS,
                    heads=column_heads(stored.match.players),
                    race_figure=lambda number: race_picture(sheet, number), game_face=game_face, readonly=readonly,
                    payments=Later(lambda: payments(sheet, stored.stake) if stored.stake else []))

@@ -19,7 +19,7 @@ from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
 from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
-                     device_name, hand_number_or_404, line_summary, line_words, match_or_404, preview_data,
+                     device_name, hand_number_or_404, hand_url, line_summary, line_words, match_or_404, preview_data,
                      render_match, table_id)
 
 bp = Blueprint("hands", __name__)
@@ -215,7 +215,7 @@ def update(match_id: int, number: int):
         attach_error(form, explain_early_end(error))
         return render_edit(stored, number, form, 400)
     report_change(stored.sheet(), saved, gettext("Hand %(number)s changed; the sheet is recomputed.", number=number))
-    return redirect(sheet_url(match_id, number))
+    return redirect(hand_url(match_id, number, saved.sheet))  # an old hand is on the whole sheet
 
 
 @bp.get("/matches/<int:match_id>/hands/<int:number>/delete")

@@ -21,7 +21,7 @@ from models.entry import read_entry
 from models.errors import MatchError, Message
 from models.ledger import Sheet
 
-from .common import attach_error, device_name, hand_form_for, line_summary, match_or_404, table_id
+from .common import attach_error, device_name, hand_form_for, hand_url, line_summary, match_or_404, table_id
 
 bp = Blueprint("history", __name__)
 
@@ -88,7 +88,7 @@ def insert(match_id: int):
     flash(line_summary(saved.sheet.lines[before - 1]), "saved")
     for message in insertion_changes(stored.sheet(), saved.sheet, before):
         flash(render(message), "warning")
-    return redirect(sheet_url(match_id, before))
+    return redirect(hand_url(match_id, before, saved.sheet))
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:hand_id>/restore")
@@ -116,7 +116,7 @@ def restore_hand(match_id: int, hand_id: int):
     flash(gettext("Hand %(number)s restored; the sheet is recomputed.", number=saved.number))
     for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
         flash(render(message), "warning")
-    return redirect(sheet_url(match_id, saved.number))
+    return redirect(hand_url(match_id, saved.number, saved.sheet))
 
 
 def match_words(stored: storage.StoredMatch) -> str:

@@ -17,7 +17,7 @@ from models.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_pers
 from models.rules import PRESETS, Rules, rules_from
 
 from . import summary
-from .common import attach_error, match_or_404, table_id, render_match
+from .common import attach_error, match_or_404, sheet_context, table_id, render_match
 
 bp = Blueprint("matches", __name__)
 
@@ -135,6 +135,12 @@ def prefilled_form(stored: storage.StoredMatch) -> HandForm | None:
 def show(match_id: int):
     stored = match_or_404(match_id)
     return render_match(stored, prefilled_form(stored))
+
+
+@bp.get("/matches/<int:match_id>/sheet")
+def sheet(match_id: int):
+    """Every hand of the match, the page to print a long one (the match page draws only its last hands)."""
+    return render_template("sheet.html", **sheet_context(match_or_404(match_id), whole=True))
 
 
 @bp.post("/matches/<int:match_id>/rematch")

@@ -2,7 +2,7 @@
 
 Its address names only the match's view token, never the table's key (on a hosted
 server the key is the way into the whole table): views/tables.py finds the table
-from the token. The sheet, its live fragment and its big screen are open without
+from the token. The sheet, the whole sheet, its live fragment and its big screen are open without
 any passphrase (views/access.py, common.SPECTATOR_ENDPOINTS).
 """
 from __future__ import annotations
@@ -18,6 +18,12 @@ bp = Blueprint("readonly", __name__)
 def view(token: str):
     stored = match_by_token_or_404(token)
     return render_template("readonly.html", **sheet_context(stored, readonly=True))
+
+
+@bp.get("/view/<token>/sheet")
+def sheet(token: str):
+    """The whole sheet for a spectator, every hand, as the read-only page's fold line links it."""
+    return render_template("sheet.html", **sheet_context(match_by_token_or_404(token), readonly=True, whole=True))
 
 
 @bp.get("/view/<token>/live")

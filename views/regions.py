@@ -41,9 +41,10 @@ def blank(name: str) -> str:
 def request_stamp() -> tuple:
     """What every region may show of the request besides what its own key says.
 
-    The day is here because a match page says 'today 20:14': at midnight it says 'yesterday'."""
+    The day is here because a match page says 'today 20:14': at midnight it says 'yesterday'; the
+    host because a printed long sheet names its whole sheet's address as the phone reached it."""
     table = g.get("table")
-    return (current_language(), datetime.now().astimezone().date(), request.script_root,
+    return (current_language(), datetime.now().astimezone().date(), request.host_url, request.script_root,
             table.key if table is not None else None)
 
 

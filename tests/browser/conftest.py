@@ -130,7 +130,7 @@ class Player:
     def type_points(self, winner: str, points: int) -> None:
         """One hand through the "Type the points instead" form."""
         page = self.page
-        number = self.hand_count() + 1
+        number = self.last_hand() + 1
         page.get_by_text("Type the points instead").click()
         form = page.locator("form", has=page.get_by_role("button", name="Save points"))
         form.locator("label.pick", has_text=winner).click()
@@ -139,7 +139,13 @@ class Player:
         page.wait_for_url(f"**#hand-{number}")
 
     def hand_count(self) -> int:
+        """The hand rows drawn (a long match's page draws only its last ones)."""
         return self.page.locator(".sheet tbody tr[id^=hand-]").count()
+
+    def last_hand(self) -> int:
+        """The number of the last hand on the sheet, 0 before the first."""
+        rows = self.page.locator(".sheet tbody tr[id^=hand-]")
+        return int(rows.last.get_attribute("id").removeprefix("hand-")) if rows.count() else 0
 
     def row(self, number: int) -> list[str]:
         """The score cells of a hand's row: game 1 both players, game 2 both, ..."""

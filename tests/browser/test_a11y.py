@@ -4,8 +4,12 @@ Every rule in the light colour scheme, and colour contrast again in the dark one
 """
 from __future__ import annotations
 
-
 import pytest
+
+from tests.browser.conftest import Player
+from tests.browser.driver import phone
+from tests.generate import long_match
+from views.common import SHOWN_HANDS
 
 pytestmark = pytest.mark.browser
 
@@ -103,3 +107,19 @@ def test_big_screen(axe_script, page, some_hands):
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"/matches/{finished_id}/big")
     check(page, axe_script, "big screen")
+
+
+
+def test_long_match_page_with_its_fold_and_the_whole_sheet(axe_script, page, browser, server):
+    """A long match's page folds its older hands behind one link; the whole sheet draws them all."""
+    context = phone(browser, server, touch=False)
+    match_id = Player(context.new_page()).import_by_paste(long_match(SHOWN_HANDS + 10, seed=2))
+    context.close()
+    page.goto(f"/matches/{match_id}")
+    assert page.locator(".sheet tr.folded a").count() == 1
+    check(page, axe_script, "long match page")
+    spectator = page.get_attribute("a[href^='/view/']", "href")
+    page.goto(f"/matches/{match_id}/sheet")
+    check(page, axe_script, "whole sheet")
+    page.goto(spectator + "/sheet")
+    check(page, axe_script, "spectator's whole sheet")
