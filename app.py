@@ -81,7 +81,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
-        REGION_CACHE_BYTES=32 * MB,  # drawn regions of pages (a match page keeps about 30 KB)
+        REGION_CACHE_BYTES=64 * MB,  # drawn pages and their regions (about 60 KB a match: bench/, "Memory")
     )
     app.config.from_prefixed_env()
     if test_config:

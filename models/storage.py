@@ -125,7 +125,7 @@ class StoredMatch:
     def sheet(self) -> Sheet:
         return self.folded if self.folded is not None else self._sheet
 
-    @property
+    @cached_property
     def facts(self) -> tuple:
         """Everything a page can show of the match but its hands (views/regions.py keys by it):
         what a write changes without touching a hand (a name, a rename of a player, a rematch)."""

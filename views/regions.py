@@ -31,6 +31,7 @@ from .i18n import current_language
 MARK = "\ue000" + secrets.token_hex(6)
 END = "\ue001"
 CSRF = "csrf"
+STAMP = "stamp"  # the request stamp, worked out once a page, not once a region
 
 
 def blank(name: str) -> str:
@@ -60,7 +61,7 @@ def region(name: str, *key, caller, keep: bool = True, drawing=None) -> Markup:
     filling = g.get("page_filling")
     if filling is None or not keep:
         return caller()
-    full_key = (name, key, request_stamp(), id(drawing))
+    full_key = (name, key, filling[STAMP], id(drawing))
     kept = current_app.extensions[caches.EXTENSION].regions
     found = kept.get(full_key)
     if found is None or found[0] is not drawing:
@@ -85,7 +86,7 @@ def render_page(template: str, blanks: dict[str, str], key: tuple | None = None,
 
     With a `key` (all the page shows besides the request stamp) the whole page is kept too:
     a page asked for again (another phone, a refresh, a spectator) costs only its blanks."""
-    filling = {CSRF: generate_csrf(), **blanks}
+    filling = {CSRF: generate_csrf(), STAMP: request_stamp(), **blanks}
     for name, part in PARTS.items():
         filling[name] = lambda part=part: render_template(part, stored=context.get("stored"))
     if key is None:
@@ -95,7 +96,7 @@ def render_page(template: str, blanks: dict[str, str], key: tuple | None = None,
 
 def kept_page(template: str, key: tuple, filling: dict, context: dict) -> str:
     kept = current_app.extensions[caches.EXTENSION].regions
-    full_key = ("page", template, key, request_stamp())
+    full_key = ("page", template, key, filling[STAMP])
     found = kept.get(full_key)
     if found is None:
         found = draw(template, filling, context)
@@ -118,6 +119,8 @@ def fill(html: str, filling: dict) -> str:
     if MARK not in html:
         return html
     for name, value in filling.items():
+        if name == STAMP:
+            continue
         mark = blank(name)
         if mark in html:
             html = html.replace(mark, value() if callable(value) else str(escape(value)))
