@@ -81,7 +81,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
-        REGION_CACHE_BYTES=64 * MB,  # drawn pages and their regions (about 60 KB a match: bench/, "Memory")
+        REGION_CACHE_BYTES=128 * MB,  # drawn pages and their regions (about 80 KB a match: BENCHMARKS.md, "Memory")
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -114,10 +114,12 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
 def init_caches(app: Flask) -> None:
     """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
+    from views import regions
+
     app.extensions[caches.EXTENSION] = caches.Caches(
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
         qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
-        regions=caches.BoundedCache(app.config["REGION_CACHE_BYTES"]),
+        regions=caches.BoundedCache(app.config["REGION_CACHE_BYTES"], size_of=regions.entry_size),
     )
 
 

@@ -382,7 +382,7 @@ def render_match(stored: storage.StoredMatch, form: HandForm | None = None, stat
         shown, key = LaterForm(lambda: blank_form(stored, values)), (stored.facts, stored.version)
     else:
         values, shown, key = {}, hand_form_for(stored, form), None
-    html = regions.render_page("match.html", values, key, form=shown, fresh_form=form is None,
+    html = regions.render_page("match.html", values, key, stored.id, form=shown, fresh_form=form is None,
                                page_here=url_for("matches.show", match_id=stored.id), **sheet_context(stored))
     return html, status
 
@@ -429,7 +429,7 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
         stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())
         # Kept per version: every phone and spectator following the match asks for the same fragment.
         response = make_response(regions.render_page("_live.html", {}, (stored.facts, stored.version, readonly),
-                                                     **sheet_context(stored, readonly)))
+                                                     (stored.id, readonly), **sheet_context(stored, readonly)))
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"
     return response

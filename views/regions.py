@@ -17,6 +17,7 @@ keeps nothing, so a region can never leak a blank or another request's token.
 from __future__ import annotations
 
 import secrets
+import sys
 from datetime import datetime
 
 from flask import current_app, g, render_template, request
@@ -49,7 +50,7 @@ def request_stamp() -> tuple:
             table.key if table is not None else None)
 
 
-def region(name: str, *key, caller, keep: bool = True, drawing=None) -> Markup:
+def region(name: str, *key, caller, keep: bool = True, drawing=None, slot=None) -> Markup:
     """The region's markup, drawn by `caller` only when no kept one has this key.
 
     `drawing`: an immutable object the region draws (a row of the sheet draws its Line),
@@ -57,17 +58,33 @@ def region(name: str, *key, caller, keep: bool = True, drawing=None) -> Markup:
     the entry lives, and it is used only for that very object. Lines are made once by the
     fold and shared by every later sheet a saved hand steps to (models/ledger.sheet_after),
     so a row is drawn once; a sheet folded anew (an edit, a restart) has new lines and draws
-    its rows again."""
+    its rows again.
+
+    `slot`: where the region is kept (a match's id): one entry per slot, so a saved hand's
+    new scoreboard replaces the old one instead of leaving it to age out of the cache."""
     filling = g.get("page_filling")
     if filling is None or not keep:
         return caller()
-    full_key = (name, key, filling[STAMP], id(drawing))
-    kept = current_app.extensions[caches.EXTENSION].regions
-    found = kept.get(full_key)
-    if found is None or found[0] is not drawing:
-        found = (drawing, str(caller()).replace(filling[CSRF], blank(CSRF)))
-        kept.put(full_key, found)
-    return Markup(found[1])
+    return Markup(kept((name, key, id(drawing)), slot, drawing, filling, caller))
+
+
+def kept(key: tuple, slot, drawing, filling: dict, draw_it, encoded: bool = False):
+    """The kept markup for `key` (and `drawing`), else `draw_it()`'s, kept with the CSRF token cut out;
+    `encoded`: kept as the UTF-8 it is sent as (a whole page: half the memory of a str holding arrows)."""
+    cache = current_app.extensions[caches.EXTENSION].regions
+    full_key = (key, filling[STAMP])
+    where = full_key if slot is None else (key[0], slot, filling[STAMP])
+    found = cache.get(where)
+    if found is None or found[0] != full_key or found[1] is not drawing:
+        text = str(draw_it()).replace(filling[CSRF], blank(CSRF))
+        found = (full_key, drawing, text.encode() if encoded else text)
+        cache.put(where, found)
+    return found[2]
+
+
+def entry_size(entry: tuple) -> int:
+    """What a kept region weighs: its text (what it draws is the fold's, held by the match cache too)."""
+    return sys.getsizeof(entry[2]) + 200
 
 
 # Drawn for each request, never kept: what the session says (the flashes and the way back, the logout button).
@@ -81,50 +98,45 @@ def per_request(name: str, **context) -> Markup:
     return Markup(render_template(PARTS[name], **context))
 
 
-def render_page(template: str, blanks: dict[str, str], key: tuple | None = None, **context) -> str:
+def render_page(template: str, blanks: dict[str, str], key: tuple | None = None, slot=None, **context) -> str | bytes:
     """`template` with its kept regions, and this request's values in its blanks.
 
-    With a `key` (all the page shows besides the request stamp) the whole page is kept too:
-    a page asked for again (another phone, a refresh, a spectator) costs only its blanks."""
+    With a `key` (all the page shows besides the request stamp) the whole page is kept too,
+    one per `slot` (a match's page): a page asked for again (another phone, a refresh, a
+    spectator) costs only its blanks."""
     filling = {CSRF: generate_csrf(), STAMP: request_stamp(), **blanks}
     for name, part in PARTS.items():
         filling[name] = lambda part=part: render_template(part, stored=context.get("stored"))
     if key is None:
         return fill(draw(template, filling, context), filling)
-    return fill(kept_page(template, key, filling, context), filling)
-
-
-def kept_page(template: str, key: tuple, filling: dict, context: dict) -> str:
-    kept = current_app.extensions[caches.EXTENSION].regions
-    full_key = ("page", template, key, filling[STAMP])
-    found = kept.get(full_key)
-    if found is None:
-        found = draw(template, filling, context)
-        kept.put(full_key, found)
-    return found
+    page = kept((template, key), slot, None, filling, lambda: draw(template, filling, context), encoded=True)
+    return fill(page, filling)
 
 
 def draw(template: str, filling: dict, context: dict) -> str:
-    """The page with blanks where this request's values go (its CSRF token cut out)."""
+    """The page with blanks where this request's values go."""
     g.page_filling = filling
     try:
         html = render_template(template, **context)
     finally:
         g.pop("page_filling", None)
-    return html.replace(filling[CSRF], blank(CSRF))
+    return html  # `kept` cuts the token out
 
 
-def fill(html: str, filling: dict) -> str:
-    """Each blank of the page given this request's value (a part is drawn only if the page has its blank)."""
-    if MARK not in html:
-        return html
+def fill(page, filling: dict):
+    """Each blank of the page (text, or the UTF-8 of a kept page) given this request's value; a part
+    is drawn only if the page has its blank."""
+    encoded = isinstance(page, bytes)
+    if (MARK.encode() if encoded else MARK) not in page:
+        return page
     for name, value in filling.items():
         if name == STAMP:
             continue
-        mark = blank(name)
-        if mark in html:
-            html = html.replace(mark, value() if callable(value) else str(escape(value)))
-    return html
+        mark = blank(name).encode() if encoded else blank(name)
+        if mark in page:
+            text = value() if callable(value) else str(escape(value))
+            page = page.replace(mark, text.encode() if encoded else text)
+    return page
 
 
 def init_app(app) -> None:
