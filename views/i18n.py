@@ -23,7 +23,7 @@ from urllib.parse import urlencode, urlsplit
 from babel.dates import format_date as babel_date, format_time as babel_time, get_datetime_format
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, g, redirect, request, session
-from flask import has_request_context
+from flask import has_app_context, has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext
 
 from models.errors import MatchError, Message, Refusal
@@ -53,8 +53,14 @@ def select_locale() -> str | None:
 
 
 def current_language() -> str:
-    locale = get_locale()
-    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+    """The page's language code, found once a request (a page writes seventy numbers in it)."""
+    if not has_app_context():
+        return DEFAULT
+    found = g.get("page_language")
+    if found is None:
+        locale = get_locale()
+        found = g.page_language = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+    return found
 
 
 def remember_language() -> None:

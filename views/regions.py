@@ -33,6 +33,8 @@ MARK = "\ue000" + secrets.token_hex(6)
 END = "\ue001"
 CSRF = "csrf"
 STAMP = "stamp"  # the request stamp, worked out once a page, not once a region
+CACHE = "cache"  # the app's cache of regions, found once a page
+NOT_BLANKS = (STAMP, CACHE)
 
 
 def blank(name: str) -> str:
@@ -71,7 +73,7 @@ def region(name: str, *key, caller, keep: bool = True, drawing=None, slot=None) 
 def kept(key: tuple, slot, drawing, filling: dict, draw_it, encoded: bool = False):
     """The kept markup for `key` (and `drawing`), else `draw_it()`'s, kept with the CSRF token cut out;
     `encoded`: kept as the UTF-8 it is sent as (a whole page: half the memory of a str holding arrows)."""
-    cache = current_app.extensions[caches.EXTENSION].regions
+    cache = filling[CACHE]
     full_key = (key, filling[STAMP])
     where = full_key if slot is None else (key[0], slot, filling[STAMP])
     found = cache.get(where)
@@ -104,7 +106,8 @@ def render_page(template: str, blanks: dict[str, str], key: tuple | None = None,
     With a `key` (all the page shows besides the request stamp) the whole page is kept too,
     one per `slot` (a match's page): a page asked for again (another phone, a refresh, a
     spectator) costs only its blanks."""
-    filling = {CSRF: generate_csrf(), STAMP: request_stamp(), **blanks}
+    filling = {CSRF: generate_csrf(), STAMP: request_stamp(),
+               CACHE: current_app.extensions[caches.EXTENSION].regions, **blanks}
     for name, part in PARTS.items():
         filling[name] = lambda part=part: render_template(part, stored=context.get("stored"))
     if key is None:
@@ -130,7 +133,7 @@ def fill(page, filling: dict):
     if (MARK.encode() if encoded else MARK) not in page:
         return page
     for name, value in filling.items():
-        if name == STAMP:
+        if name in NOT_BLANKS:
             continue
         mark = blank(name).encode() if encoded else blank(name)
         if mark in page:
