@@ -558,3 +558,16 @@ def test_flask_replay_in_a_czech_shell(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "players: hráči se musí lišit, oba jsou 'Ana'\n"
+
+
+def test_a_template_under_force_locale_speaks_that_language(app):
+    """The page's catalogue is looked up once a request (views/i18n.page_translations), but
+    Flask-Babel's force_locale inside the request still switches it, and back."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    with app.test_request_context("/"):
+        assert render_template_string("{{ _('Players') }}") == "Players"
+        with force_locale("cs"):
+            assert render_template_string("{{ _('Players') }}") == "Hráči"
+        assert render_template_string("{{ _('Players') }}") == "Players"

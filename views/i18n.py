@@ -23,7 +23,7 @@ from urllib.parse import urlencode, urlsplit
 from babel.dates import format_date as babel_date, format_time as babel_time, get_datetime_format
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, g, redirect, request, session
-from flask import has_app_context, has_request_context
+from flask import has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext
 
 from models.errors import MatchError, Message, Refusal
@@ -53,14 +53,8 @@ def select_locale() -> str | None:
 
 
 def current_language() -> str:
-    """The page's language code, found once a request (a page writes seventy numbers in it)."""
-    if not has_app_context():
-        return DEFAULT
-    found = g.get("page_language")
-    if found is None:
-        locale = get_locale()
-        found = g.page_language = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
-    return found
+    locale = get_locale()
+    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
 
 
 def remember_language() -> None:
@@ -263,13 +257,14 @@ def speaking(app: Flask, lang: str | None = None):
 # --------------------------------------------------------------------------
 
 def page_translations():
-    """The catalogue of this request's language, looked up once per request (or app context):
-    Flask-Babel looks it up anew for every string, and a match page says seventy. The language
-    is chosen once a request; the command line's `speaking` forces it in an app context of its own."""
+    """The catalogue of the request's language, looked up once per language (Flask-Babel looks it
+    up anew for every string, and a match page says seventy): kept on `g` beside the locale it is
+    for, so `force_locale` inside a request still gets its own."""
+    locale = get_locale()
     found = g.get("page_translations")
-    if found is None:
-        found = g.page_translations = get_translations()
-    return found
+    if found is None or found[0] is not locale:
+        found = g.page_translations = (locale, get_translations())
+    return found[1]
 
 
 def init_app(app: Flask) -> None:
