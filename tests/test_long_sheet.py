@@ -278,3 +278,10 @@ def test_the_printed_line_names_the_host_each_phone_came_by(long_app):
     for host in ("gin.example.org", "10.0.0.7:5000", "gin.example.org"):
         page = client.get(f"/matches/{match_id}", headers={"Host": host}).get_data(as_text=True)
         assert FOLD_NOTE.findall(page)[0].endswith(f"is at http://{host}/matches/{match_id}/sheet"), (host, page[:200])
+
+
+def test_a_long_target_is_written_as_the_language_writes_numbers(long_app):
+    """A match to 1,000,000 (the generated long ones) says so with its separators, not '1000000'."""
+    page = get(long_app["client"], f"/matches/{long_app['ids']['long']}")
+    assert "The race to 1,000,000" in page and "to 1,000,000</p>" in page
+    assert "1000000" not in page

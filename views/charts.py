@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from .i18n import number
+
 WIDTH, HEIGHT, PAD = 320, 180, 28
 
 
@@ -81,7 +83,7 @@ def race_figure(race, p: Plot, players: tuple[str, str]) -> Markup:
              f'aria-labelledby="race-{race.game}-title" class="race" data-game="{race.game}">\n'
              f'  <title id="race-{race.game}-title">{escape(title)}</title>\n'
              f'  <line x1="28" x2="292" y1="{p.target_y}" y2="{p.target_y}" class="target"/>\n'
-             f'  <text x="30" y="{p.target_y - 4}" class="label">{race.target}</text>\n'
+             f'  <text x="30" y="{p.target_y - 4}" class="label">{number(race.target)}</text>\n'
              f'  <line x1="28" x2="292" y1="{p.zero_y}" y2="{p.zero_y}" class="axis"/>\n']
     for index, name in enumerate(players, 1):
         x, y = p.labels[name]
