@@ -102,7 +102,6 @@ def test_each_page_has_its_own_csrf_token_and_one_time_id(warm):
     client, _ = warm
     match_id = import_match(client, case("seed001-ana-ben"))
     first = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    other = create_app  # noqa: F841 - the second browser is a second client of the same app
     second_browser = client.application.test_client()
     second = second_browser.get(f"/matches/{match_id}").get_data(as_text=True)
     again = client.get(f"/matches/{match_id}").get_data(as_text=True)

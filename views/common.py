@@ -160,7 +160,7 @@ CELL = ('<td class="gstart">{}</td>', "<td>{}</td>")  # a game's first column, t
 
 class Row:
     """One row of the sheet as the template draws it, worked out only when its region is drawn
-    (views/regions.py keeps a row once drawn: a saved hand draws its own and the one before)."""
+    (views/regions.py keeps a row once drawn: a saved hand draws only its own)."""
 
     def __init__(self, line: Line, sheet: "SheetWords"):
         self.line = line

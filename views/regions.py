@@ -6,7 +6,8 @@ request (`request_stamp`: the language, the day, the address the app is mounted 
 table's). A match's regions name `stored.facts` (all it shows of the match but its hands) and,
 where the hands show, `stored.version`; every write path changes one of them (the version is
 bumped by every change a page shows, models/storage.py), so a write never leaves a region stale:
-it only makes a new key, and the old entry ages out of the bounded cache.
+it only makes a new key. A region kept in a `slot` (a match's scoreboard, its page) is replaced
+there by its next drawing; any other old entry ages out of the bounded cache.
 
 What two requests for the same page must not share is never kept: the CSRF token is cut out of
 a region before it is kept, and the hand form's one-time id, hand number and version are drawn
