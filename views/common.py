@@ -382,7 +382,9 @@ def render_match(stored: storage.StoredMatch, form: HandForm | None = None, stat
         shown, key = LaterForm(lambda: blank_form(stored, values)), (stored.facts, stored.version)
     else:
         values, shown, key = {}, hand_form_for(stored, form), None
-    html = regions.render_page("match.html", values, key, stored.id, form=shown, fresh_form=form is None,
+    # A finished match's page shows its result, drawn per version: its frame is too.
+    frame = (stored.facts, stored.version if stored.sheet().finished else None)
+    html = regions.render_page("match.html", values, key, stored.id, frame, form=shown, fresh_form=form is None,
                                page_here=url_for("matches.show", match_id=stored.id), **sheet_context(stored))
     return html, status
 

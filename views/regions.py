@@ -17,12 +17,14 @@ keeps nothing, so a region can never leak a blank or another request's token.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import sys
 from datetime import datetime
 
 from flask import current_app, g, render_template, request
 from flask_wtf.csrf import generate_csrf
+from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 from models import caches
@@ -35,7 +37,10 @@ END = "\ue001"
 CSRF = "csrf"
 STAMP = "stamp"  # the request stamp, worked out once a page, not once a region
 CACHE = "cache"  # the app's cache of regions, found once a page
-NOT_BLANKS = (STAMP, CACHE)
+FRAMING = "framing"  # set while a page's frame is drawn: its parts are left as blanks
+NOT_BLANKS = (STAMP, CACHE, FRAMING)
+PART = "part:"
+PART_BLANK = re.compile(re.escape(MARK + PART) + "([^" + END + "]+)" + END)
 
 
 def blank(name: str) -> str:
@@ -101,20 +106,51 @@ def per_request(name: str, **context) -> Markup:
     return Markup(render_template(PARTS[name], **context))
 
 
-def render_page(template: str, blanks: dict[str, str], key: tuple | None = None, slot=None, **context) -> str | bytes:
+@pass_context
+def part(context, template: str) -> Markup:
+    """A part of the page that changes with every saved hand (the scoreboard, the sheet).
+
+    While a page's frame is drawn (`render_page` with a `frame` key) the part is a blank, and the
+    frame, the same for every version of the match, is kept without it; the part is drawn alone
+    into each new version's page, so a saved hand costs its parts, not the walk of the whole page."""
+    filling = g.get("page_filling")
+    if filling is not None and filling.get(FRAMING):
+        return Markup(f"{MARK}{PART}{template}{END}")
+    return Markup(context.environment.get_template(template).render(context.get_all()))
+
+
+def render_page(template: str, blanks: dict[str, str], key: tuple | None = None, slot=None,
+                frame: tuple | None = None, **context) -> str | bytes:
     """`template` with its kept regions, and this request's values in its blanks.
 
     With a `key` (all the page shows besides the request stamp) the whole page is kept too,
     one per `slot` (a match's page): a page asked for again (another phone, a refresh, a
-    spectator) costs only its blanks."""
+    spectator) costs only its blanks. With a `frame` (all the page shows outside its `part`s,
+    a subset of `key`) the page is drawn as its kept frame with its parts drawn in."""
     filling = {CSRF: generate_csrf(), STAMP: request_stamp(),
                CACHE: current_app.extensions[caches.EXTENSION].regions, **blanks}
-    for name, part in PARTS.items():
-        filling[name] = lambda part=part: render_template(part, stored=context.get("stored"))
+    for name, part_template in PARTS.items():
+        filling[name] = lambda part_template=part_template: render_template(part_template, stored=context.get("stored"))
     if key is None:
         return fill(draw(template, filling, context), filling)
-    page = kept((template, key), slot, None, filling, lambda: draw(template, filling, context), encoded=True)
+    if frame is None:
+        drawing = lambda: draw(template, filling, context)  # noqa: E731
+    else:
+        drawing = lambda: framed(template, frame, slot, filling, context)  # noqa: E731
+    page = kept((template, key), slot, None, filling, drawing, encoded=True)
     return fill(page, filling)
+
+
+def framed(template: str, frame: tuple, slot, filling: dict, context: dict) -> str:
+    """The page as its kept frame (drawn with blanks where its parts go) with this version's parts drawn in."""
+    def draw_frame():
+        filling[FRAMING] = True
+        try:
+            return draw(template, filling, context)
+        finally:
+            filling.pop(FRAMING)
+    text = kept((template, "frame", frame), (slot, "frame"), None, filling, draw_frame)
+    return PART_BLANK.sub(lambda found: draw(found.group(1), filling, context), text)
 
 
 def draw(template: str, filling: dict, context: dict) -> str:
@@ -143,5 +179,11 @@ def fill(page, filling: dict):
     return page
 
 
+def page_value(name: str, value) -> str:
+    """`value`, or in a page's frame the blank this request's `name` fills (the next hand's number, the version)."""
+    filling = g.get("page_filling")
+    return blank(name) if filling is not None and filling.get(FRAMING) else value
+
+
 def init_app(app) -> None:
-    app.jinja_env.globals.update(region=region, per_request=per_request)
+    app.jinja_env.globals.update(region=region, per_request=per_request, part=part, page_value=page_value)
