@@ -76,6 +76,18 @@ def region(name: str, *key, caller, keep: bool = True, drawing=None, slot=None) 
     return Markup(kept((name, key, id(drawing)), slot, drawing, filling, caller))
 
 
+def each_kept(name: str, key: tuple, items, drawing: str, draw_item, *args) -> Markup:
+    """Each item's region (`draw_item(item, *args)`), kept by the item's own `drawing` attribute, as
+    `region` keeps one (a row by its Line): a Python loop, not a template region per item, since a
+    page shows tens of rows and draws one."""
+    filling = g.get("page_filling")
+    if filling is None:
+        return Markup("".join(draw_item(item, *args) for item in items))
+    return Markup("".join(
+        kept((name, key, id(getattr(item, drawing))), None, getattr(item, drawing), filling,
+             lambda item=item: draw_item(item, *args)) for item in items))
+
+
 def kept(key: tuple, slot, drawing, filling: dict, draw_it, encoded: bool = False):
     """The kept markup for `key` (and `drawing`), else `draw_it()`'s, kept with the CSRF token cut out;
     `encoded`: kept as the UTF-8 it is sent as (a whole page: half the memory of a str holding arrows)."""
@@ -186,4 +198,4 @@ def page_value(name: str, value) -> str:
 
 
 def init_app(app) -> None:
-    app.jinja_env.globals.update(region=region, per_request=per_request, part=part, page_value=page_value)
+    app.jinja_env.globals.update(region=region, each_kept=each_kept, per_request=per_request, part=part, page_value=page_value)
