@@ -30,10 +30,11 @@ class Plot:
 
 
 def scale(values: list[int], low: int, high: int, steps: int):
+    # The factors once, not per point: an open game's picture is drawn anew after every saved hand.
     span = max(high - low, 1)
     dx = (WIDTH - 2 * PAD) / max(steps, 1)
-    for i, value in enumerate(values):
-        yield round(PAD + i * dx, 1), round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span, 1)
+    return [(round(PAD + i * dx, 1), round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span, 1))
+            for i, value in enumerate(values)]
 
 
 LABEL_GAP = 12  # px of the viewBox between two end values, so 103 and 98 never overprint
@@ -59,11 +60,11 @@ def plot(series: dict[str, list[int]], target: int | None = None) -> Plot:
     steps = max(len(points) for points in series.values()) - 1
     lines, ends = {}, {}
     for name, points in series.items():
-        coords = list(scale(points, bottom, top, steps))
+        coords = scale(points, bottom, top, steps)
         lines[name] = " ".join(f"{x},{y}" for x, y in coords)
         ends[name] = coords[-1]
-    target_y = next(scale([target], bottom, top, steps))[1] if target else None
-    zero_y = next(scale([0], bottom, top, steps))[1]
+    target_y = scale([target], bottom, top, steps)[0][1] if target else None
+    zero_y = scale([0], bottom, top, steps)[0][1]
     return Plot(lines, ends, target_y, zero_y, top, bottom, steps, end_labels(ends))
 
 
