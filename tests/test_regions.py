@@ -192,3 +192,44 @@ def test_a_kept_page_is_the_page_its_templates_draw(warm, name):
     assert same_page(kept) == same_page(drawn_whole(client.application, page, match_id))
     # A region's body has a scope of its own: a variable set inside one is empty outside it.
     assert not re.findall(r'\b(?:colspan|href|id|for|name|action)=""', kept)
+
+
+def test_each_page_a_saved_hand_leads_to_is_the_page_its_templates_draw(warm):
+    """A saved hand steps the kept sheet and draws only the page's parts into its kept frame: hand
+    after hand, to the end of the match (when the frame changes for the result), the page is the one
+    its templates draw whole. A stale part, or a version left in the frame, would show here."""
+    client, _ = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = f"/matches/{match_id}"
+    shown = client.get(page).get_data(as_text=True)
+    saved = 0
+    while 'id="hand-form"' in shown:
+        answer = client.post(f"{page}/hands", data={
+            "csrf_token": hidden(shown, "csrf_token"), "form_id": hidden(shown, "form_id"),
+            "number": hidden(shown, "number"), "knocker": "Ana", "knocker_deadwood": "2", "opponent_deadwood": "40"})
+        assert answer.status_code == 302
+        saved += 1
+        client.get(answer.headers["Location"])  # the page with its flash, drawn and kept
+        shown = client.get(page).get_data(as_text=True)
+        assert f'data-etag="&#34;{match_id}-' in shown and MARK not in shown
+        assert same_page(shown) == same_page(drawn_whole(client.application, page, match_id)), saved
+    assert saved >= 2 and "wins the match" in shown
+
+
+def test_a_finished_match_edited_shows_its_new_result(warm, tmp_path):
+    """A finished match's page shows its result, so its frame is kept per version: an edit that
+    changes the net changes no fact of the match, only its version."""
+    client, cold = warm
+    match_id = import_match(client, case("seed001-ana-ben"))
+    conn = writer(tmp_path)
+    finish(conn, match_id)
+    page = f"/matches/{match_id}"
+    before = client.get(page).get_data(as_text=True)
+    last = len(storage.get_match(conn, match_id, table=HOME).match.hands)
+    storage.replace_hand(conn, match_id, last, knock("Ana", 0, 45), version(conn, match_id), table=HOME)
+    conn.close()
+    after = client.get(page).get_data(as_text=True)
+    result = re.compile(r'<section class="result".*?</section>', re.S)
+    assert result.search(after), "the edit left the match finished"
+    assert result.search(after).group(0) != result.search(before).group(0)
+    assert same_page(after) == same_page(cold(page))
