@@ -10,9 +10,10 @@ on plain HTTP neither, or a phone at a home table could never log in again.
 from __future__ import annotations
 
 from flask import Flask, Response, request
-from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .session_cookie import SessionInterface
 
 HSTS = "max-age=31536000"
 
@@ -36,13 +37,6 @@ def trusted_hosts(value) -> list[str] | None:
     names = value.split(",") if isinstance(value, str) else [str(name) for name in value]
     names = [name.strip() for name in names if name.strip()]
     return names or None
-
-
-class SessionInterface(SecureCookieSessionInterface):
-    """Flask's cookie session, Secure whenever the request came over HTTPS (after ProxyFix)."""
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return super().get_cookie_secure(app) or request.is_secure
 
 
 def refuse_untrusted_host():
