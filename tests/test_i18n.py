@@ -560,14 +560,15 @@ def test_flask_replay_in_a_czech_shell(tmp_path):
     assert done.stderr == "players: hráči se musí lišit, oba jsou 'Ana'\n"
 
 
-def test_a_template_under_force_locale_speaks_that_language(app):
-    """The page's catalogue is looked up once a request (views/i18n.page_translations), but
-    Flask-Babel's force_locale inside the request still switches it, and back."""
+def test_a_template_under_a_forced_language_speaks_it(app):
+    """The page's language and catalogue are looked up once a request (views/i18n.page_language),
+    but a language forced inside the request (i18n.forced) still switches them, and back."""
     from flask import render_template_string
-    from flask_babel import force_locale
 
     with app.test_request_context("/"):
-        assert render_template_string("{{ _('Players') }}") == "Players"
-        with force_locale("cs"):
-            assert render_template_string("{{ _('Players') }}") == "Hráči"
-        assert render_template_string("{{ _('Players') }}") == "Players"
+        assert render_template_string("{{ _('Players') }} {{ 1234|num }}") == "Players 1,234"
+        with i18n.forced("cs"):
+            assert render_template_string("{{ _('Players') }} {{ 1234|num }}") == "Hráči 1\xa0234"
+            assert i18n.current_language() == "cs"
+        assert render_template_string("{{ _('Players') }} {{ 1234|num }}") == "Players 1,234"
+        assert i18n.current_language() == "en"

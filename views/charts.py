@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from .i18n import number
+# The page's catalogue, looked up once a request; under this name pybabel extract finds the strings.
+from .i18n import number, page_gettext as gettext
 
 WIDTH, HEIGHT, PAD = 320, 180, 28
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from functools import cached_property
 
 from flask import abort, current_app, g, make_response, render_template, request, session, url_for
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from .db import get_db, match_cache
 from .forms import HandForm, VersionForm, new_form_id
-from .i18n import games_list, render, translated, translated_reason
+# The page's catalogue, looked up once a request; under these names pybabel extract finds the strings.
+from .i18n import games_list, page_gettext as gettext, page_ngettext as ngettext, render, translated, translated_reason
 from models import storage
 from models.changes import game_changes
 from models.errors import N_, MatchError, MatchOver
@@ -24,6 +25,7 @@ from models.stakes import payments
 
 from . import regions
 from .charts import plot, race_figure
+from .scoreboard import game_box
 
 
 # ---- the table: the one way a view learns whose data it may touch ----
@@ -339,7 +341,8 @@ def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
                    rows=Later(lambda: sheet_rows(sheet, folded)),
                    folded=folded, whole=whole, whole_url=whole_url, shown_hands=SHOWN_HANDS,
                    heads=column_heads(stored.match.players),
-                   race_figure=lambda number: race_picture(sheet, number), game_face=game_face, readonly=readonly,
+                   race_figure=lambda number: race_picture(sheet, number), game_face=game_face, game_box=game_box,
+                   readonly=readonly,
                    payments=Later(lambda: payments(sheet, stored.stake) if stored.stake else []))
     if not readonly:
         context.update(version_form=LaterForm(lambda: VersionForm(formdata=None, version=stored.version)),

@@ -23,8 +23,9 @@ from urllib.parse import urlencode, urlsplit
 from babel.dates import format_date as babel_date, format_time as babel_time, get_datetime_format
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, g, redirect, request, session
-from flask import has_request_context
+from flask import has_app_context, has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext
+from markupsafe import Markup
 
 from models.errors import MatchError, Message, Refusal
 
@@ -53,8 +54,9 @@ def select_locale() -> str | None:
 
 
 def current_language() -> str:
-    locale = get_locale()
-    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+    if not has_app_context():
+        return DEFAULT
+    return page_language()[0]
 
 
 def remember_language() -> None:
@@ -248,23 +250,64 @@ def environment_language(environ=None) -> str:
 @contextmanager
 def speaking(app: Flask, lang: str | None = None):
     """Translate outside a request (the CLI): an app context with the language forced."""
-    with app.app_context(), force_locale(lang or environment_language()):
+    with app.app_context(), forced(lang or environment_language()):
         yield
+
+
+@contextmanager
+def forced(lang: str):
+    """Flask-Babel's force_locale, and this module's language with it (page_language)."""
+    with force_locale(lang):
+        g.pop(PAGE_LANGUAGE, None)
+        try:
+            yield
+        finally:
+            g.pop(PAGE_LANGUAGE, None)
 
 
 # --------------------------------------------------------------------------
 # Wiring
 # --------------------------------------------------------------------------
 
+PAGE_LANGUAGE = "page_language"
+
+
+def page_language() -> tuple[str, object]:
+    """The request's language and its catalogue, looked up once a request and kept on `g`:
+    Flask-Babel looks both up anew for every string and number, and a match page has a hundred.
+    A language forced within a request is forced with `forced`, which forgets them."""
+    found = g.get(PAGE_LANGUAGE)
+    if found is None:
+        locale = get_locale()
+        language = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+        found = g.page_language = (language, get_translations())
+    return found
+
+
 def page_translations():
-    """The catalogue of the request's language, looked up once per language (Flask-Babel looks it
-    up anew for every string, and a match page says seventy): kept on `g` beside the locale it is
-    for, so `force_locale` inside a request still gets its own."""
-    locale = get_locale()
-    found = g.get("page_translations")
-    if found is None or found[0] is not locale:
-        found = g.page_translations = (locale, get_translations())
-    return found[1]
+    """The catalogue of the request's language (page_language)."""
+    return page_language()[1]
+
+
+def page_gettext(string: str, **variables) -> str:
+    """Flask-Babel's gettext with the page's catalogue (page_language), for the strings a page
+    says many times; outside any app it is English, as Flask-Babel's is."""
+    text = page_translations().ugettext(string) if has_app_context() else string
+    return text % variables if variables else text
+
+
+def page_ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    """Flask-Babel's ngettext with the page's catalogue (`num` is a variable too, as there)."""
+    variables.setdefault("num", num)
+    if has_app_context():
+        return page_translations().ungettext(singular, plural, num) % variables
+    return (singular if num == 1 else plural) % variables
+
+
+def page_text(message: str, **values) -> Markup:
+    """What a template's `_(message, **values)` draws, for markup written in Python: the page's
+    catalogue, the values escaped."""
+    return Markup(page_translations().ugettext(message)) % values
 
 
 def init_app(app: Flask) -> None:
