@@ -13,6 +13,7 @@ from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
 import cli
 from views import db
+from views import jinja
 from views import i18n
 from views import netinfo
 from views import serving
@@ -68,9 +69,13 @@ def sync_folder(folder: str) -> None:
         os.close(fd)
 
 
+class GinLedger(Flask):
+    jinja_environment = jinja.Environment  # plain-dict template globals (views/jinja.py)
+
+
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
     """The app; `instance_path` moves the folder of the database and the kept key (tests use a temporary one)."""
-    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
+    app = GinLedger(__name__, instance_relative_config=True, instance_path=instance_path)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "gin-ledger.sqlite"),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,

@@ -18,7 +18,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from flask_babel import force_locale, gettext, ngettext
+from flask_babel import gettext, ngettext
 
 from views import i18n
 from app import create_app
@@ -457,7 +457,7 @@ def test_the_card_api_answers_in_the_language(client):
 # --------------------------------------------------------------------------
 
 def test_czech_plural_forms(app):
-    with app.test_request_context(), force_locale("cs"):
+    with app.test_request_context(), i18n.forced("cs"):
         assert [ngettext("%(num)d match", "%(num)d matches", n) for n in (1, 2, 5)] == [
             "1 zápas", "2 zápasy", "5 zápasů"]
         assert [ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
@@ -465,7 +465,7 @@ def test_czech_plural_forms(app):
             "Nahráno Ana – Ben: 1 kolo.", "Nahráno Ana – Ben: 3 kola.", "Nahráno Ana – Ben: 13 kol."]
         assert [scores_phrase("Ana", 18, games) for games in ([1], [1, 2])] == [
             "Ana získává 18 → do hry 1.", "Ana získává 18 → do her 1 a 2."]
-    with app.test_request_context(), force_locale("sq"):
+    with app.test_request_context(), i18n.forced("sq"):
         assert [ngettext("%(num)d match", "%(num)d matches", n) for n in (1, 2)] == ["1 ndeshje", "2 ndeshje"]
 
 
@@ -493,11 +493,11 @@ def test_refusals_keep_their_english_reason_and_are_translated_in_the_web_layer(
     assert error.line() == str(error) == "hand 3, knocker_deadwood: 12 is over the knock limit 10"
     with app.test_request_context():
         assert i18n.translated(error) == error.line()
-        with force_locale("cs"):
+        with i18n.forced("cs"):
             assert i18n.translated(error) == "kolo 3, knocker_deadwood: 12 je nad limitem klepnutí 10"
-        with force_locale("sq"):
+        with i18n.forced("sq"):
             assert i18n.translated(error) == "raundi 3, knocker_deadwood: 12 është mbi kufirin e trokitjes 10"
-        with force_locale("sk"):
+        with i18n.forced("sk"):
             assert gettext("Hand %(number)s undone.", number=4) == "Kolo 4 vrátené späť."
 
 

@@ -5,7 +5,6 @@ import sqlite3
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from flask_babel import force_locale
 
 from models import schema, storage
 from views import i18n
@@ -109,12 +108,12 @@ def test_the_time_is_said_as_the_language_says_it(app):
         assert i18n.played(stamp) == f"today {local:%I}:{local:%M}\u202f{local:%p}".replace("today 0", "today ")
         tomorrow = local.date() + timedelta(days=1)
         assert i18n.played(stamp, today=tomorrow) == i18n.played(stamp).replace("today", "yesterday")
-        with force_locale("cs"):
+        with i18n.forced("cs"):
             assert i18n.played(stamp) == f"dnes {local.hour}:{local:%M}"  # Czech writes 24 hours
             old = datetime(2026, 11, 29, 19, 14, tzinfo=timezone.utc)
             text = i18n.played(old.isoformat(), today=date(2027, 1, 5))
             assert text.startswith("29. 11. 2026 ") and re.search(r" \d{1,2}:\d{2}$", text)
-        with force_locale("sq"):
+        with i18n.forced("sq"):
             assert i18n.played(stamp).startswith("sot ")
         assert i18n.played(None) == ""
 
