@@ -17,7 +17,6 @@ keeps nothing, so a region can never leak a blank or another request's token.
 """
 from __future__ import annotations
 
-import re
 import secrets
 import sys
 from datetime import datetime
@@ -40,7 +39,6 @@ CACHE = "cache"  # the app's cache of regions, found once a page
 FRAMING = "framing"  # set while a page's frame is drawn: its parts are left as blanks
 NOT_BLANKS = (STAMP, CACHE, FRAMING)
 PART = "part:"
-PART_BLANK = re.compile(re.escape(MARK + PART) + "([^" + END + "]+)" + END)
 
 
 def blank(name: str) -> str:
@@ -96,8 +94,11 @@ def kept(key: tuple, slot, drawing, filling: dict, draw_it, encoded: bool = Fals
     where = full_key if slot is None else (key[0], slot, filling[STAMP])
     found = cache.get(where)
     if found is None or found[0] != full_key or found[1] is not drawing:
-        text = str(draw_it()).replace(filling[CSRF], blank(CSRF))
-        found = (full_key, drawing, CutPage.of(text) if encoded else text)
+        drawn = draw_it()
+        if not isinstance(drawn, CutPage):  # a framed page comes cut already, its token cut out
+            drawn = str(drawn).replace(filling[CSRF], blank(CSRF))
+            drawn = CutPage.of(drawn) if encoded else drawn
+        found = (full_key, drawing, drawn)
         cache.put(where, found)
     return found[2]
 
@@ -120,6 +121,26 @@ class CutPage:
             name, _, after = piece.partition(END)
             cuts.append((name, after.encode()))
         return cls(first.encode(), tuple(cuts))
+
+    def with_parts(self, draw_part, csrf: str) -> "CutPage":
+        """This frame with each part's blank replaced by `draw_part(template)`, itself cut at its blanks."""
+        head, cuts = self.head, []
+
+        def extend(text: bytes) -> None:
+            nonlocal head
+            if cuts:
+                cuts[-1] = (cuts[-1][0], cuts[-1][1] + text)
+            else:
+                head += text
+        for name, after in self.cuts:
+            if name.startswith(PART):
+                part = CutPage.of(str(draw_part(name[len(PART):])).replace(csrf, blank(CSRF)))
+                extend(part.head)
+                cuts.extend(part.cuts)
+                extend(after)
+            else:
+                cuts.append((name, after))
+        return CutPage(head, tuple(cuts))
 
     def filled(self, filling: dict) -> bytes:
         values: dict[str, bytes] = {}
@@ -194,7 +215,7 @@ def render_page(template: str, blanks: dict[str, str], key: tuple | None = None,
     return fill(page, filling)
 
 
-def framed(template: str, frame: tuple, slot, filling: dict, context: dict) -> str:
+def framed(template: str, frame: tuple, slot, filling: dict, context: dict) -> CutPage:
     """The page as its kept frame (drawn with blanks where its parts go) with this version's parts drawn in."""
     def draw_frame():
         filling[FRAMING] = True
@@ -202,8 +223,8 @@ def framed(template: str, frame: tuple, slot, filling: dict, context: dict) -> s
             return draw(template, filling, context)
         finally:
             filling.pop(FRAMING)
-    text = kept((template, "frame", frame), (slot, "frame"), None, filling, draw_frame)
-    return PART_BLANK.sub(lambda found: draw(found.group(1), filling, context), text)
+    cut = kept((template, "frame", frame), (slot, "frame"), None, filling, draw_frame, encoded=True)
+    return cut.with_parts(lambda part_template: draw(part_template, filling, context), filling[CSRF])
 
 
 def draw(template: str, filling: dict, context: dict) -> str:
