@@ -6,6 +6,7 @@ picture has a title and a text alternative for screen readers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -53,16 +54,31 @@ def end_labels(ends: dict[str, tuple[float, float]]) -> dict[str, tuple[float, f
     return {name: (x, round(min(max(y, LABEL_GAP), HEIGHT - 2), 1)) for name, (x, y) in placed.items()}
 
 
+# An open game's picture is drawn anew after every saved hand, with the points it had plus one:
+# each x and y is written once (as `scale` writes it) and found again, not formatted again.
+
+@lru_cache(maxsize=1024)
+def x_texts(steps: int) -> tuple[str, ...]:
+    dx = (WIDTH - 2 * PAD) / max(steps, 1)
+    return tuple(str(round(PAD + i * dx, 1)) for i in range(steps + 1))
+
+
+@lru_cache(maxsize=16384)
+def y_text(value: int, low: int, high: int) -> str:
+    return str(scale([value], low, high, 0)[0][1])
+
+
 def plot(series: dict[str, list[int]], target: int | None = None) -> Plot:
     values = [v for points in series.values() for v in points]
     top = max(values + [target or 0, 1])
     bottom = min(values + [0])
     steps = max(len(points) for points in series.values()) - 1
+    xs = x_texts(steps)
     lines, ends = {}, {}
     for name, points in series.items():
-        coords = scale(points, bottom, top, steps)
-        lines[name] = " ".join(f"{x},{y}" for x, y in coords)
-        ends[name] = coords[-1]
+        ys = [y_text(value, bottom, top) for value in points]
+        lines[name] = " ".join([f"{x},{y}" for x, y in zip(xs, ys)])
+        ends[name] = (float(xs[len(points) - 1]), float(ys[-1]))
     target_y = scale([target], bottom, top, steps)[0][1] if target else None
     zero_y = scale([0], bottom, top, steps)[0][1]
     return Plot(lines, ends, target_y, zero_y, top, bottom, steps, end_labels(ends))
