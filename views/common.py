@@ -247,6 +247,11 @@ def first_shown(sheet: Sheet, whole: bool = False) -> int:
     return 0 if whole else max(0, len(sheet.lines) - SHOWN_HANDS)
 
 
+def sheet_url(match_id: int, number: int | None = None) -> str:
+    """The match page, at hand `number`'s row when there is one (a hand just saved is always shown)."""
+    return url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}" if number else None)
+
+
 def hand_url(match_id: int, number: int, sheet: Sheet) -> str:
     """Where a changed hand is seen: its row on the match page, or on the whole sheet when the page folds it away."""
     endpoint = "matches.show" if number > first_shown(sheet) else "matches.sheet"

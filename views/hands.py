@@ -20,16 +20,11 @@ from models.errors import HandAlreadySaved, MatchError, Message
 
 from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
                      device_name, hand_number_or_404, hand_url, line_summary, line_words, match_or_404, preview_data,
-                     render_match, table_id)
+                     render_match, sheet_url, table_id)
 
 bp = Blueprint("hands", __name__)
 
 STALE = lazy_gettext("This match changed on another phone; here it is now.")
-
-
-def sheet_url(match_id: int, number: int | None = None) -> str:
-    anchor = f"hand-{number}" if number else None
-    return url_for("matches.show", match_id=match_id, _anchor=anchor)
 
 
 def posted_hand(form: HandForm, stored: storage.StoredMatch):

@@ -21,16 +21,12 @@ from models.entry import read_entry
 from models.errors import MatchError, Message
 from models.ledger import Sheet
 
-from .common import attach_error, device_name, hand_form_for, hand_url, line_summary, match_or_404, table_id
+from .common import attach_error, device_name, hand_form_for, hand_url, line_summary, match_or_404, sheet_url, table_id
 
 bp = Blueprint("history", __name__)
 
 STALE = lazy_gettext("This match changed on another phone; here it is now.")
 EXPIRED = lazy_gettext("The form had expired; nothing was changed. Please try again.")
-
-
-def sheet_url(match_id: int, number: int | None = None) -> str:
-    return url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}" if number else None)
 
 
 def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
