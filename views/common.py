@@ -6,7 +6,7 @@ and this module only arranges its answers for the templates.
 """
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from flask import abort, current_app, g, make_response, render_template, request, session, url_for
 from flask_babel import lazy_gettext
@@ -15,7 +15,8 @@ from markupsafe import Markup
 from .db import get_db, match_cache
 from .forms import HandForm, VersionForm, new_form_id
 # The page's catalogue, looked up once a request; under these names pybabel extract finds the strings.
-from .i18n import games_list, page_gettext as gettext, page_ngettext as ngettext, render, translated, translated_reason
+from .i18n import (current_language, games_list, page_gettext as gettext, page_ngettext as ngettext, render, translated,
+                   translated_reason)
 from models import storage
 from models.changes import game_changes
 from models.errors import N_, MatchError, MatchOver
@@ -233,7 +234,14 @@ class SheetWords:
 
     @cached_property
     def words(self) -> NoteWords:
-        return NoteWords()
+        return note_words(current_language())
+
+
+@lru_cache(maxsize=None)
+def note_words(language: str) -> NoteWords:
+    """A language's note words, made once: they depend on its catalogue alone (a page that draws a
+    row used to translate eleven strings for it)."""
+    return NoteWords()
 
 
 # The last hands a match page draws (with its live fragment, the spectator's page and the big
