@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask_babel import get_translations, gettext
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -20,6 +20,8 @@ from models.errors import N_
 from models.digits import read_count
 from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
 from models.rules import DEALER_RULES, INT_RANGES
+
+from .i18n import page_translations
 
 # What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
 MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
@@ -54,13 +56,14 @@ WTFORMS_PLURALS = (
 
 
 class Catalogue:
-    """WTForms' own messages through the app's catalogues, in the page's language."""
+    """WTForms' own messages through the app's catalogues, in the page's language (looked up once a
+    request: a form asks for its unlabelled fields' names each time it is made)."""
 
     def gettext(self, string):
-        return get_translations().ugettext(string)
+        return page_translations().ugettext(string)
 
     def ngettext(self, singular, plural, n):
-        return get_translations().ungettext(singular, plural, n)
+        return page_translations().ungettext(singular, plural, n)
 
 
 # Length limits of what no person types: a longer value is an attack or a broken client.
