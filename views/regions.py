@@ -14,6 +14,12 @@ a region before it is kept, and the hand form's one-time id, hand number and ver
 as blanks; `render_page` fills in this request's values. Outside `render_page` (a page that
 does not use it, a refused form drawn with its errors) `region` draws its body every time and
 keeps nothing, so a region can never leak a blank or another request's token.
+
+A page whose every version looks the same but for a few `part`s (a match page: its scoreboard
+and its sheet) is kept twice: as its frame, drawn once with blanks where the parts go and the
+version's own values (`page_value`), and per version as that frame with the version's parts
+drawn in. A saved hand then draws two parts, not the walk of the whole page. Kept pages are
+`CutPage`s: UTF-8 cut at their blanks, filled with one join.
 """
 from __future__ import annotations
 
@@ -154,8 +160,8 @@ class CutPage:
 
 
 def filled_value(filling: dict, name: str) -> str:
-    """This request's value for the blank `name` (a part is drawn, a value escaped); a blank this
-    request has no value for stays a blank, as the text form leaves it."""
+    """This request's value for the blank `name` (a per-request part is drawn, a value escaped); a
+    blank this request has no value for stays a blank, as the text form leaves it."""
     if name in NOT_BLANKS or name not in filling:
         return blank(name)
     value = filling[name]
@@ -170,14 +176,14 @@ def entry_size(entry: tuple) -> int:
 
 
 # Drawn for each request, never kept: what the session says (the flashes and the way back, the logout button).
-PARTS = {"notices": "_notices.html", "logout": "_logout.html"}
+PER_REQUEST = {"notices": "_notices.html", "logout": "_logout.html"}
 
 
 def per_request(name: str, **context) -> Markup:
     """A part of the page that is this request's own; in a page being kept, a blank for it."""
     if g.get("page_filling") is not None:
         return Markup(blank(name))
-    return Markup(render_template(PARTS[name], **context))
+    return Markup(render_template(PER_REQUEST[name], **context))
 
 
 @pass_context
@@ -194,7 +200,7 @@ def part(context, template: str) -> Markup:
 
 
 def render_page(template: str, blanks: dict[str, str], key: tuple | None = None, slot=None,
-                frame: tuple | None = None, **context) -> str | bytes:
+                frame: tuple | None = None, **context) -> str | bytes:  # bytes: a kept page, filled
     """`template` with its kept regions, and this request's values in its blanks.
 
     With a `key` (all the page shows besides the request stamp) the whole page is kept too,
@@ -203,8 +209,8 @@ def render_page(template: str, blanks: dict[str, str], key: tuple | None = None,
     a subset of `key`) the page is drawn as its kept frame with its parts drawn in."""
     filling = {CSRF: generate_csrf(), STAMP: request_stamp(),
                CACHE: current_app.extensions[caches.EXTENSION].regions, **blanks}
-    for name, part_template in PARTS.items():
-        filling[name] = lambda part_template=part_template: render_template(part_template, stored=context.get("stored"))
+    for name, own in PER_REQUEST.items():
+        filling[name] = lambda own=own: render_template(own, stored=context.get("stored"))
     if key is None:
         return fill(draw(template, filling, context), filling)
     if frame is None:
@@ -239,7 +245,7 @@ def draw(template: str, filling: dict, context: dict) -> str:
 
 def fill(page, filling: dict):
     """Each blank of the page (text, or a kept CutPage, sent as UTF-8) given this request's value;
-    a part is drawn only if the page has its blank."""
+    a per-request part is drawn only if the page has its blank."""
     if isinstance(page, CutPage):
         return page.filled(filling)
     if MARK not in page:
@@ -257,4 +263,5 @@ def page_value(name: str, value) -> str:
 
 
 def init_app(app) -> None:
-    app.jinja_env.globals.update(region=region, each_kept=each_kept, per_request=per_request, part=part, page_value=page_value)
+    app.jinja_env.globals.update(region=region, each_kept=each_kept, per_request=per_request, part=part,
+                                 page_value=page_value)
