@@ -280,7 +280,8 @@ def page_language() -> tuple[str, object]:
     if found is None:
         locale = get_locale()
         language = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
-        found = g.page_language = (language, get_translations())
+        found = (language, get_translations())
+        setattr(g, PAGE_LANGUAGE, found)
     return found
 
 
