@@ -22,12 +22,15 @@ def races(sheet: Sheet) -> list[Race]:
 
 
 def race_of(sheet: Sheet, number: int) -> Race:
-    """One game's race (a page draws a closed game's picture once and keeps it)."""
+    """One game's race (a page draws a closed game's picture once and keeps it; an open game's
+    after every saved hand, so this is one pass with two running scores)."""
     game = sheet.games[number - 1]
     last = game.closed_by or len(sheet.lines)
-    series = {name: [0] for name in sheet.players}
+    one, two = sheet.players
+    first, second = [0], [0]
     for line in sheet.lines[:last]:
-        for name in sheet.players:
-            written = line.outcome.winner == name and game.number in line.totals
-            series[name].append(line.totals[game.number] if written else series[name][-1])
-    return Race(game.number, sheet.match.rules.target, last, series, game.winner)
+        total = line.totals.get(number)
+        winner = line.outcome.winner
+        first.append(total if total is not None and winner == one else first[-1])
+        second.append(total if total is not None and winner == two else second[-1])
+    return Race(game.number, sheet.match.rules.target, last, {one: first, two: second}, game.winner)

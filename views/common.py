@@ -25,7 +25,7 @@ from models.race import race_of
 from models.stakes import payments
 
 from . import regions
-from .charts import plot, race_figure
+from .charts import plot, race_figure, thinned
 from .scoreboard import game_box
 
 
@@ -303,7 +303,7 @@ def game_face(game) -> tuple:
 def race_picture(sheet: Sheet, number: int) -> Markup:
     """Game `number`'s race, drawn when its region is."""
     race = race_of(sheet, number)
-    return race_figure(race, plot(race.series, race.target), sheet.players)
+    return race_figure(race, plot(thinned(race.series), race.target), sheet.players)
 
 
 class Later:
