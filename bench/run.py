@@ -98,6 +98,8 @@ def collect(cfg: dict) -> dict:
     t0 = time.perf_counter()
     r = {
         "entry": attempt("hand entry", on_server(lambda s: loads.hand_entry(s, cfg["hands"]))),
+        "entry_script": attempt("hand entry by the page script",
+                                on_server(lambda s: loads.hand_entry_by_script(s, cfg["hands"]))),
         "growth": attempt("sheet growth", on_server(lambda s: loads.sheet_growth(s, (10, 100, 1000), cfg["rounds"]))),
         "engine": attempt("engine", lambda: loads.engine(cfg["engine_s"])),
         "sheet_load": attempt("sheet throughput",
