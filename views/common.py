@@ -262,8 +262,9 @@ def sheet_url(match_id: int, number: int | None = None) -> str:
 
 def hand_url(match_id: int, number: int, sheet: Sheet) -> str:
     """Where a changed hand is seen: its row on the match page, or on the whole sheet when the page folds it away."""
-    endpoint = "matches.show" if number > first_shown(sheet) else "matches.sheet"
-    return url_for(endpoint, match_id=match_id, _anchor=f"hand-{number}")
+    if number > first_shown(sheet):
+        return sheet_url(match_id, number)
+    return url_for("matches.sheet", match_id=match_id, _anchor=f"hand-{number}")
 
 
 def sheet_rows(sheet: Sheet, first: int = 0) -> list[Row]:
@@ -352,7 +353,7 @@ def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
                  else url_for("matches.sheet", match_id=stored.id))
     context = dict(stored=stored, match=stored.match, sheet=sheet,
                    rows=Later(lambda: sheet_rows(sheet, folded)),
-                   folded=folded, whole=whole, whole_url=whole_url, shown_hands=SHOWN_HANDS,
+                   folded=folded, whole=whole, whole_url=whole_url,
                    heads=column_heads(stored.match.players),
                    race_figure=lambda number: race_picture(sheet, number), game_face=game_face, game_box=game_box,
                    readonly=readonly,
