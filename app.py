@@ -17,7 +17,7 @@ from views import jinja
 from views import i18n
 from views import netinfo
 from views import serving
-from models import caches
+from models import caches, race
 from models.caches import MB
 from models.errors import N_, DatabaseGone
 from models.match_cache import MatchCache
@@ -87,6 +87,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
         REGION_CACHE_BYTES=128 * MB,  # drawn pages and their regions (about 80 KB a match: BENCHMARKS.md, "Memory")
+        RACE_CACHE_BYTES=16 * MB,  # the races of open games (a few hundred bytes a short game)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -125,6 +126,7 @@ def init_caches(app: Flask) -> None:
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
         qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
         regions=caches.BoundedCache(app.config["REGION_CACHE_BYTES"], size_of=regions.entry_size),
+        races=caches.BoundedCache(app.config["RACE_CACHE_BYTES"], size_of=race.entry_size),
     )
 
 

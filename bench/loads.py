@@ -258,6 +258,21 @@ def sheet_growth(server: Server, sizes: tuple[int, ...], rounds: int, batch: int
         for n in sizes]}
 
 
+def saved_hand_growth(server: Server, sizes: tuple[int, ...], rounds: int) -> dict:
+    """A saved hand (POST, redirect, page) on matches of each size, one each in turn, so a busy
+    moment hits every size alike: what a table waits for late in a long evening, against early."""
+    rng = random.Random(3)
+    tables = {n: Table(server, long_match(n, seed=n)["hands"], HIGH_TARGET) for n in sizes}
+    times: dict[int, list[float]] = {n: [] for n in sizes}
+    for _ in range(rounds):
+        hand = random_hand(rng)
+        for n, table in tables.items():
+            times[n].append(ms(table.enter(hand)[0]))
+    base = statistics.median(times[sizes[0]])
+    return {"hands_saved": rounds, "rows": [
+        {"hands": n, **stats(times[n]), "ratio": statistics.median(times[n]) / base} for n in sizes]}
+
+
 CPU_TICKS = 10  # /proc counts CPU in clock ticks (10 ms here): a page costing a millisecond needs many GETs
 
 

@@ -101,6 +101,8 @@ def collect(cfg: dict) -> dict:
         "entry_script": attempt("hand entry by the page script",
                                 on_server(lambda s: loads.hand_entry_by_script(s, cfg["hands"]))),
         "growth": attempt("sheet growth", on_server(lambda s: loads.sheet_growth(s, (10, 100, 1000), cfg["rounds"]))),
+        "saved_growth": attempt("saved hand as a match grows",
+                                on_server(lambda s: loads.saved_hand_growth(s, (10, 100, 1000), cfg["rounds"] * 4))),
         "engine": attempt("engine", lambda: loads.engine(cfg["engine_s"])),
         "sheet_load": attempt("sheet throughput",
                               on_server(lambda s: loads.sheet_throughput(s, (1, 4, 16), cfg["level_s"]))),

@@ -103,6 +103,7 @@ class Caches:
     matches: MatchCache
     qr: BoundedCache
     regions: BoundedCache  # drawn regions of pages (views/regions.py)
+    races: BoundedCache  # each open game's race so far (models/race.py), one point longer per saved hand
 
 
 EXTENSION = "gin_ledger_caches"

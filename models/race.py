@@ -1,9 +1,11 @@
 """The race to the target: each player's running score in each game, hand by hand."""
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from typing import Protocol
 
-from .ledger import Sheet
+from .ledger import Line, Sheet
 
 
 @dataclass(frozen=True)
@@ -13,24 +15,73 @@ class Race:
     game: int
     target: int
     last_hand: int  # the closing hand, or the last hand played
-    series: dict[str, list[int]]
+    series: dict[str, tuple[int, ...]]
     winner: str | None
+
+
+class Kept(Protocol):
+    """Where races already worked out are kept (models/caches.BoundedCache)."""
+
+    def get(self, key): ...
+
+    def put(self, key, value) -> None: ...
 
 
 def races(sheet: Sheet) -> list[Race]:
     return [race_of(sheet, game.number) for game in sheet.games]
 
 
-def race_of(sheet: Sheet, number: int) -> Race:
-    """One game's race (a page draws a closed game's picture once and keeps it; an open game's
-    after every saved hand, so this is one pass with two running scores)."""
+def race_of(sheet: Sheet, number: int, kept: Kept | None = None) -> Race:
+    """One game's race. An open game's picture is drawn after every saved hand; with `kept`, its
+    race is the last one's plus a point, so a saved hand on a 1,000-hand match does not walk them all."""
     game = sheet.games[number - 1]
     last = game.closed_by or len(sheet.lines)
+    first, second = running_scores(sheet, number, last, kept)
     one, two = sheet.players
-    first, second = [0], [0]
-    for line in sheet.lines[:last]:
+    return Race(game.number, sheet.match.rules.target, last, {one: first, two: second}, game.winner)
+
+
+def running_scores(sheet: Sheet, number: int, last: int, kept: Kept | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Both players' scores in game `number` from hand 0 to hand `last`.
+
+    Kept by the identity of the last line they count, kept with them so its id is not reused
+    while the entry lives: the fold makes a line once and every later sheet a saved hand steps to
+    shares it with all the lines before it (models/ledger.sheet_after), so the line at a place
+    stands for its whole prefix; a sheet folded anew (an edit) has new lines and starts over."""
+    lines = sheet.lines
+    if kept is None or last == 0:
+        return scores_over(lines[:last], number, sheet.players, (0,), (0,))
+    key = race_key(lines[last - 1], number, sheet.players)
+    found = kept.get(key)
+    if found is not None and found[0] is lines[last - 1]:
+        return found[1], found[2]
+    before = kept.get(race_key(lines[last - 2], number, sheet.players)) if last >= 2 else None
+    if before is not None and before[0] is lines[last - 2]:
+        first, second = scores_over(lines[last - 1:last], number, sheet.players, before[1], before[2])
+    else:
+        first, second = scores_over(lines[:last], number, sheet.players, (0,), (0,))
+    kept.put(key, (lines[last - 1], first, second))
+    return first, second
+
+
+def race_key(line: Line, number: int, players: tuple[str, str]) -> tuple:
+    return ("race", id(line), number, players)
+
+
+def scores_over(lines, number: int, players: tuple[str, str], first: tuple[int, ...],
+                second: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`first` and `second` carried on over `lines`: a hand's winner goes to its running total in
+    the game, the other player stays."""
+    one, two = players
+    a, b = list(first), list(second)
+    for line in lines:
         total = line.totals.get(number)
         winner = line.outcome.winner
-        first.append(total if total is not None and winner == one else first[-1])
-        second.append(total if total is not None and winner == two else second[-1])
-    return Race(game.number, sheet.match.rules.target, last, {one: first, two: second}, game.winner)
+        a.append(total if total is not None and winner == one else a[-1])
+        b.append(total if total is not None and winner == two else b[-1])
+    return tuple(a), tuple(b)
+
+
+def entry_size(entry: tuple) -> int:
+    """What a kept race weighs (its line is the fold's, held by the sheet too)."""
+    return sys.getsizeof(entry[1]) + sys.getsizeof(entry[2]) + 28 * (len(entry[1]) + len(entry[2])) + 200

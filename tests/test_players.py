@@ -72,9 +72,9 @@ def test_race_series_per_game():
     race = races(sheet_of(case("seed001-ana-ben")))
     # Game 1 closes on hand 6: seven points (hand 0 to 6) per player.
     assert race[0].last_hand == 6 and race[0].winner == "Ana"
-    assert race[0].series["Ana"] == [0, 18, 18, 48, 73, 73, 108]
-    assert race[0].series["Ben"] == [0, 0, 22, 22, 22, 62, 62]
-    assert race[2].series["Ana"] == [0, 0, 0, 0, 25, 25, 60]
+    assert race[0].series["Ana"] == (0, 18, 18, 48, 73, 73, 108)
+    assert race[0].series["Ben"] == (0, 0, 22, 22, 22, 62, 62)
+    assert race[2].series["Ana"] == (0, 0, 0, 0, 25, 25, 60)
 
 
 def test_stakes_are_exact_decimals():

@@ -5,6 +5,7 @@ picture has a title and a text alternative for screen readers.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,18 +72,24 @@ def y_text(value: int, low: int, high: int) -> str:
 MOST_POINTS = WIDTH - 2 * PAD + 1  # one a unit of the plot's width: more cannot be told apart
 
 
-def thinned(series: dict[str, list[int]], most: int = MOST_POINTS) -> dict[str, list[int]]:
+def thinned(series: dict[str, Sequence[int]], most: int = MOST_POINTS) -> dict[str, Sequence[int]]:
     """At most `most` evenly spaced points of each series, the first and the last kept. A 1,000-hand
     match's race drawn point by point made its page three times the size of a short one's and
     cost a saved hand milliseconds; a race of up to `most` points is drawn whole."""
     count = max(len(points) for points in series.values())
     if count <= most:
         return series
-    picked = sorted({round(j * (count - 1) / (most - 1)) for j in range(most)})
+    picked = picked_points(count, most)
     return {name: [points[i] for i in picked] for name, points in series.items()}
 
 
-def plot(series: dict[str, list[int]], target: int | None = None) -> Plot:
+@lru_cache(maxsize=256)
+def picked_points(count: int, most: int) -> tuple[int, ...]:
+    """Which of `count` points a thinned race draws: the same for every race of that length."""
+    return tuple(sorted({round(j * (count - 1) / (most - 1)) for j in range(most)}))
+
+
+def plot(series: dict[str, Sequence[int]], target: int | None = None) -> Plot:
     values = [v for points in series.values() for v in points]
     top = max(values + [target or 0, 1])
     bottom = min(values + [0])

@@ -12,7 +12,7 @@ from flask import abort, current_app, g, make_response, render_template, request
 from flask_babel import lazy_gettext
 from markupsafe import Markup
 
-from .db import get_db, match_cache
+from .db import get_db, match_cache, race_cache
 from .forms import HandForm, VersionForm, new_form_id
 # The page's catalogue, looked up once a request; under these names pybabel extract finds the strings.
 from .i18n import (current_language, games_list, page_gettext as gettext, page_ngettext as ngettext, render, translated,
@@ -303,7 +303,7 @@ def game_face(game) -> tuple:
 
 def race_picture(sheet: Sheet, number: int) -> Markup:
     """Game `number`'s race, drawn when its region is."""
-    race = race_of(sheet, number)
+    race = race_of(sheet, number, race_cache())
     return race_figure(race, plot(thinned(race.series), race.target), sheet.players)
 
 

@@ -58,6 +58,11 @@ def match_cache() -> MatchCache:
     return current_app.extensions[caches.EXTENSION].matches
 
 
+def race_cache() -> caches.BoundedCache:
+    """The app's own cache of open games' races (models/race.py), one point longer per saved hand."""
+    return current_app.extensions[caches.EXTENSION].races
+
+
 def close_db(exc: BaseException | None = None) -> None:
     """The connection stays open for the thread's next request; what it wrote goes to the disk soon."""
     db = g.pop("db", None)
