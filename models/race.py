@@ -1,7 +1,6 @@
 """The race to the target: each player's running score in each game, hand by hand."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -49,7 +48,7 @@ def running_scores(sheet: Sheet, number: int, last: int, kept: Kept | None) -> t
     shares it with all the lines before it (models/ledger.sheet_after), so the line at a place
     stands for its whole prefix; a sheet folded anew (an edit) has new lines and starts over."""
     lines = sheet.lines
-    if kept is None or last == 0:
+    if kept is None or last < WALKED:
         return scores_over(lines[:last], number, sheet.players, (0,), (0,))
     key = race_key(lines[last - 1], number, sheet.players)
     found = kept.get(key)
@@ -57,11 +56,14 @@ def running_scores(sheet: Sheet, number: int, last: int, kept: Kept | None) -> t
         return found[1], found[2]
     before = kept.get(race_key(lines[last - 2], number, sheet.players)) if last >= 2 else None
     if before is not None and before[0] is lines[last - 2]:
-        first, second = scores_over(lines[last - 1:last], number, sheet.players, before[1], before[2])
+        first, second = one_more(lines[last - 1], number, sheet.players, before[1], before[2])
     else:
         first, second = scores_over(lines[:last], number, sheet.players, (0,), (0,))
     kept.put(key, (lines[last - 1], first, second))
     return first, second
+
+
+WALKED = 24  # a race of fewer hands is walked: quicker than finding it kept (3.3 µs kept, 1.4 walked at 8 hands)
 
 
 def race_key(line: Line, number: int, players: tuple[str, str]) -> tuple:
@@ -82,6 +84,15 @@ def scores_over(lines, number: int, players: tuple[str, str], first: tuple[int, 
     return tuple(a), tuple(b)
 
 
+def one_more(line: Line, number: int, players: tuple[str, str], first: tuple[int, ...],
+             second: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The race kept for the hands before `line`, one hand longer."""
+    total, winner = line.totals.get(number), line.outcome.winner
+    scored = total is not None
+    return (first + (total if scored and winner == players[0] else first[-1],),
+            second + (total if scored and winner == players[1] else second[-1],))
+
+
 def entry_size(entry: tuple) -> int:
     """What a kept race weighs (its line is the fold's, held by the sheet too)."""
-    return sys.getsizeof(entry[1]) + sys.getsizeof(entry[2]) + 28 * (len(entry[1]) + len(entry[2])) + 200
+    return 36 * (len(entry[1]) + len(entry[2])) + 300  # two tuples of ints: 8 bytes a slot, 28 an int
