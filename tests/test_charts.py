@@ -1,7 +1,9 @@
 """The race pictures' geometry (views/charts.py)."""
 import random
 
-from views.charts import plot, scale
+import pytest
+
+from views.charts import DIGIT, PAD, WIDTH, plot, scale
 
 
 def test_a_race_plot_writes_each_point_as_scale_places_it():
@@ -15,9 +17,9 @@ def test_a_race_plot_writes_each_point_as_scale_places_it():
             for points in series.values():
                 points.append(points[-1] + rng.choice([0, 0, rng.randint(-20, 70)]))
         target = rng.choice([None, 100, 250])
-        drawn = plot(series, target)
+        drawn = plot(series, target, end_values=rng.random() < 0.5)
         for name, points in series.items():
-            placed = scale(points, drawn.bottom, drawn.top, drawn.steps)
+            placed = scale(points, drawn.bottom, drawn.top, drawn.steps, drawn.right)
             assert drawn.lines[name] == " ".join(f"{x},{y}" for x, y in placed)
             assert drawn.ends[name] == placed[-1]
 
@@ -35,3 +37,15 @@ def test_a_long_race_is_drawn_with_at_most_one_point_a_unit_of_width():
     assert drawn["A"][0] == 0 and drawn["A"][-1] == 3000 and drawn["B"][-1] == 500
     assert drawn["A"] == sorted(drawn["A"])  # the order of the hands is kept
     assert plot(drawn, 100).ends["A"] == plot(long, 100).ends["A"]  # the line ends where it ended
+
+
+@pytest.mark.parametrize("last", [0, 98, 250, 999, 1000, 9041, 123456, 1000000])
+def test_an_end_value_is_written_whole_inside_the_picture(last):
+    """A value is written right of its line's end; a long one (a 1,000-hand match's 9041) makes room
+    for itself, or its last digits would be cut off at the edge and it would read as another number."""
+    drawn = plot({"A": [0, last // 2, last], "B": [0, 1, 2]}, 100, end_values=True)
+    for name, value in (("A", last), ("B", 2)):
+        x, _ = drawn.labels[name]
+        assert x + DIGIT * len(str(value)) <= WIDTH
+    if len(str(last)) <= 3:  # the usual race keeps the usual picture
+        assert drawn.right == PAD

@@ -29,14 +29,26 @@ class Plot:
     bottom: int
     steps: int
     labels: dict[str, tuple[float, float]]  # name -> where its final value is written, right of its line end
+    right: float = PAD  # the room right of the lines (right_pad)
 
 
-def scale(values: list[int], low: int, high: int, steps: int):
+def scale(values: list[int], low: int, high: int, steps: int, right: float = PAD):
     # The factors once, not per point: an open game's picture is drawn anew after every saved hand.
     span = max(high - low, 1)
-    dx = (WIDTH - 2 * PAD) / max(steps, 1)
+    dx = (WIDTH - PAD - right) / max(steps, 1)
     return [(round(PAD + i * dx, 1), round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span, 1))
             for i, value in enumerate(values)]
+
+
+DIGIT = 7  # units of the viewBox a digit of an end value takes (12px bold, style.css; measured in Chromium)
+
+
+def right_pad(values) -> float:
+    """Room right of the lines for their end values (`end_labels` writes them 7 units past the end):
+    the usual pad holds three digits; a longer value widens it, or its last digits would be cut off
+    at the picture's edge (a 1,000-hand match's 9041 read as 904)."""
+    digits = max(len(str(value)) for value in values)
+    return PAD if digits <= 3 else 9 + DIGIT * digits + 2
 
 
 LABEL_GAP = 12  # px of the viewBox between two end values, so 103 and 98 never overprint
@@ -59,8 +71,8 @@ def end_labels(ends: dict[str, tuple[float, float]]) -> dict[str, tuple[float, f
 # each x and y is written once (as `scale` writes it) and found again, not formatted again.
 
 @lru_cache(maxsize=1024)
-def x_texts(steps: int) -> tuple[str, ...]:
-    dx = (WIDTH - 2 * PAD) / max(steps, 1)
+def x_texts(steps: int, right: float = PAD) -> tuple[str, ...]:
+    dx = (WIDTH - PAD - right) / max(steps, 1)
     return tuple(str(round(PAD + i * dx, 1)) for i in range(steps + 1))
 
 
@@ -89,12 +101,14 @@ def picked_points(count: int, most: int) -> tuple[int, ...]:
     return tuple(sorted({round(j * (count - 1) / (most - 1)) for j in range(most)}))
 
 
-def plot(series: dict[str, Sequence[int]], target: int | None = None) -> Plot:
+def plot(series: dict[str, Sequence[int]], target: int | None = None, end_values: bool = False) -> Plot:
+    """`end_values`: each line's last value is written right of its end, with room made for it."""
     values = [v for points in series.values() for v in points]
     top = max(values + [target or 0, 1])
     bottom = min(values + [0])
     steps = max(len(points) for points in series.values()) - 1
-    xs = x_texts(steps)
+    right = right_pad([points[-1] for points in series.values()]) if end_values else PAD
+    xs = x_texts(steps, right)
     lines, ends = {}, {}
     for name, points in series.items():
         ys = [y_text(value, bottom, top) for value in points]
@@ -102,7 +116,7 @@ def plot(series: dict[str, Sequence[int]], target: int | None = None) -> Plot:
         ends[name] = (float(xs[len(points) - 1]), float(ys[-1]))
     target_y = scale([target], bottom, top, steps)[0][1] if target else None
     zero_y = scale([0], bottom, top, steps)[0][1]
-    return Plot(lines, ends, target_y, zero_y, top, bottom, steps, end_labels(ends))
+    return Plot(lines, ends, target_y, zero_y, top, bottom, steps, end_labels(ends), right)
 
 
 def race_figure(race, p: Plot, players: tuple[str, str]) -> Markup:
@@ -120,9 +134,9 @@ def race_figure(race, p: Plot, players: tuple[str, str]) -> Markup:
     parts = [f'<figure class="chart">\n<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'aria-labelledby="race-{race.game}-title" class="race" data-game="{race.game}">\n'
              f'  <title id="race-{race.game}-title">{escape(title)}</title>\n'
-             f'  <line x1="28" x2="292" y1="{p.target_y}" y2="{p.target_y}" class="target"/>\n'
+             f'  <line x1="28" x2="{WIDTH - p.right:g}" y1="{p.target_y}" y2="{p.target_y}" class="target"/>\n'
              f'  <text x="30" y="{p.target_y - 4}" class="label">{number(race.target)}</text>\n'
-             f'  <line x1="28" x2="292" y1="{p.zero_y}" y2="{p.zero_y}" class="axis"/>\n']
+             f'  <line x1="28" x2="{WIDTH - p.right:g}" y1="{p.zero_y}" y2="{p.zero_y}" class="axis"/>\n']
     for index, name in enumerate(players, 1):
         x, y = p.labels[name]
         parts.append(f'  <polyline points="{p.lines[name]}" class="series s{index}" data-player="{escape(name)}"/>\n'

@@ -304,7 +304,7 @@ def game_face(game) -> tuple:
 def race_picture(sheet: Sheet, number: int) -> Markup:
     """Game `number`'s race, drawn when its region is."""
     race = race_of(sheet, number, race_cache())
-    return race_figure(race, plot(thinned(race.series), race.target), sheet.players)
+    return race_figure(race, plot(thinned(race.series), race.target, end_values=True), sheet.players)
 
 
 class Later:
