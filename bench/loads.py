@@ -148,9 +148,7 @@ class Table:
 
     def enter(self, hand: dict) -> tuple[float, float, float]:
         """(whole, POST, GET) seconds; a Rematch first if the match is over, as the table would."""
-        if 'id="hand-form"' not in self.page.text:
-            self.rematch()
-        fields = {name: hidden(self.page.text, name) for name in ("csrf_token", "form_id")}
+        fields = self.page_fields()
         start = time.perf_counter()
         posted = self.phone.send(f"/matches/{self.match_id}/hands", {**fields, **form_fields(hand)})
         sheet = self.phone.send(posted.location)
@@ -163,14 +161,18 @@ class Table:
 
     def enter_by_script(self, hand: dict) -> Reply:
         """The same hand as the page script sends it: one POST, answered with the new page itself."""
-        if 'id="hand-form"' not in self.page.text:
-            self.rematch()
-        fields = {name: hidden(self.page.text, name) for name in ("csrf_token", "form_id")}
+        fields = self.page_fields()
         posted = self.phone.send(f"/matches/{self.match_id}/hands", {**fields, **form_fields(hand)}, SCRIPT)
         if posted.status != 200 or 'class="flash flash-saved"' not in posted.text:
             raise HandNotSaved(posted.status, posted.text)
         self.page = posted
         return posted
+
+    def page_fields(self) -> dict[str, str]:
+        """The page's token and one-time id for the next hand, after a Rematch if the match is over."""
+        if 'id="hand-form"' not in self.page.text:
+            self.rematch()
+        return {name: hidden(self.page.text, name) for name in ("csrf_token", "form_id")}
 
     def reload(self) -> Reply:
         """The match page afresh (a new form id), as a phone would after an error page."""
@@ -192,6 +194,14 @@ def limit_file(server: Server, name: str, body: bytes) -> str:
     return FILES_ROUTE + name
 
 
+def limit_reply(limit: Phone, server: Server, name: str, body: bytes) -> Reply:
+    """A GET of a static file holding `body`, checked to come back as written."""
+    reply = limit.send(limit_file(server, name, body))
+    if reply.body != body:
+        raise RuntimeError("the limit file did not come back as written")
+    return reply
+
+
 def hand_entry(server: Server, hands: int, warmup: int = 5) -> dict:
     """Each hand entered, then a GET of a static file holding the very bytes of the sheet just received."""
     rng, table, limit = random.Random(1), Table(server), Phone(server)
@@ -201,9 +211,7 @@ def hand_entry(server: Server, hands: int, warmup: int = 5) -> dict:
         cpu0 = server_cpu(server)
         whole, post, get = table.enter(random_hand(rng))
         cpu1 = server_cpu(server)
-        static = limit.send(limit_file(server, "sheet.html", table.page.body))
-        if static.body != table.page.body:
-            raise RuntimeError("the limit file did not come back as written")
+        static = limit_reply(limit, server, "sheet.html", table.page.body)
         cpu2 = server_cpu(server)
         again = table.reload()  # the floor: the same page once more, drawn already and with no flash to clear
         if i >= warmup:
@@ -232,9 +240,7 @@ def hand_entry_by_script(server: Server, hands: int, warmup: int = 5) -> dict:
     times: dict[str, list[float]] = {"post": [], "static": []}
     for i in range(warmup + hands):
         posted = table.enter_by_script(random_hand(rng))
-        static = limit.send(limit_file(server, "page.html", posted.body))
-        if static.body != posted.body:
-            raise RuntimeError("the limit file did not come back as written")
+        static = limit_reply(limit, server, "page.html", posted.body)
         if i >= warmup:
             times["post"].append(ms(posted.seconds))
             times["static"].append(ms(static.seconds))
@@ -243,9 +249,14 @@ def hand_entry_by_script(server: Server, hands: int, warmup: int = 5) -> dict:
             "ratio_p95": out["post"]["p95"] / out["static"]["p95"]}
 
 
+def long_tables(server: Server, sizes: tuple[int, ...]) -> dict[int, Table]:
+    """A table at an open generated match of each size (a target so high that it stays open)."""
+    return {n: Table(server, long_match(n, seed=n)["hands"], HIGH_TARGET) for n in sizes}
+
+
 def sheet_growth(server: Server, sizes: tuple[int, ...], rounds: int, batch: int = 5) -> dict:
     """The match page at each size, in batches round-robin so a busy moment hits every size alike."""
-    tables = {n: Table(server, long_match(n, seed=n)["hands"], HIGH_TARGET) for n in sizes}
+    tables = long_tables(server, sizes)
     limit = Phone(server)
     statics = {n: limit_file(server, f"sheet-{n}.html", table.page.body) for n, table in tables.items()}
     for path in statics.values():
@@ -267,8 +278,7 @@ def sheet_growth(server: Server, sizes: tuple[int, ...], rounds: int, batch: int
 def saved_hand_growth(server: Server, sizes: tuple[int, ...], rounds: int) -> dict:
     """A saved hand (POST, redirect, page) on matches of each size, one each in turn, so a busy
     moment hits every size alike: what a table waits for late in a long evening, against early."""
-    rng = random.Random(3)
-    tables = {n: Table(server, long_match(n, seed=n)["hands"], HIGH_TARGET) for n in sizes}
+    rng, tables = random.Random(3), long_tables(server, sizes)
     times: dict[int, list[float]] = {n: [] for n in sizes}
     for _ in range(rounds):
         hand = random_hand(rng)
