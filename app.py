@@ -6,20 +6,19 @@ import secrets
 import tempfile
 
 import click
-from flask import Flask, flash, redirect, render_template, request
+from flask import Flask
 from flask_babel import gettext
-from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import InternalServerError, ServiceUnavailable
+from flask_wtf.csrf import CSRFProtect
 
 import cli
 from views import db
+from views import errors
 from views import jinja
 from views import i18n
 from views import netinfo
 from views import serving
 from models import caches, race
 from models.caches import MB
-from models.errors import N_, DatabaseGone
 from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
@@ -113,7 +112,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     csrf.init_app(app)
     cli.register(app)
     register_views(app)
-    register_errors(app)
+    app.register_blueprint(errors.bp)  # every error page (views/errors.py)
     announce_addresses(app)
     return app
 
@@ -182,71 +181,3 @@ def security_headers(response):
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     return response
-
-
-# Werkzeug's own names and descriptions, so the error page can say them in the page's language.
-ERROR_NAMES = {
-    400: N_("Bad Request"),
-    403: N_("Forbidden"),
-    404: N_("Not Found"),
-    405: N_("Method Not Allowed"),
-    413: N_("Request Entity Too Large"),
-    429: N_("Too Many Requests"),
-    500: N_("Internal Server Error"),
-    503: N_("Service Unavailable"),
-}
-ERROR_DESCRIPTIONS = {
-    400: N_("The browser (or proxy) sent a request that this server could not understand."),
-    403: N_("You don't have the permission to access the requested resource. It is either read-protected or not "
-            "readable by the server."),
-    404: N_("The requested URL was not found on the server. If you entered the URL manually please check your "
-            "spelling and try again."),
-    405: N_("The method is not allowed for the requested URL."),
-    413: N_("The data value transmitted exceeds the capacity limit."),
-    429: N_("This user has exceeded an allotted request count. Try again later."),
-}
-
-
-def error_words(error) -> tuple[str, str]:
-    """The error's name and description; Werkzeug's English defaults are translated, ours already are."""
-    name = gettext(ERROR_NAMES[error.code]) if error.code in ERROR_NAMES else error.name
-    description = error.description
-    if description == type(error).description and error.code in ERROR_DESCRIPTIONS:
-        description = gettext(ERROR_DESCRIPTIONS[error.code])
-    return name, description
-
-
-def register_errors(app: Flask) -> None:
-    @app.errorhandler(CSRFError)
-    def csrf_refused(error):
-        """Back to the form with a message, not a bare 400."""
-        flash(gettext("The form had expired or came from elsewhere; nothing was saved. Please try again."), "error")
-        target = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else "/"
-        return redirect(target, 303)
-
-    @app.errorhandler(429)
-    @app.errorhandler(403)
-    @app.errorhandler(404)
-    @app.errorhandler(405)
-    @app.errorhandler(413)
-    @app.errorhandler(400)
-    def http_error(error):
-        name, description = error_words(error)
-        return render_template("error.html", error=error, name=name, description=description), error.code
-
-    @app.errorhandler(DatabaseGone)
-    def database_gone(error):
-        """503 with words, logged for whoever runs the server; nothing was written."""
-        app.logger.error("Gin Ledger: %s", error)
-        gone = ServiceUnavailable(gettext("The database file cannot be opened: it was deleted or moved while "
-                                          "Gin Ledger was running. Nothing was saved. Whoever runs the server "
-                                          "must put it back, then restart Gin Ledger."))
-        return render_template("error.html", error=gone, name=gettext(ERROR_NAMES[503]),
-                               description=gone.description), 503
-
-    @app.errorhandler(500)
-    def server_error(error):
-        """A last resort that still speaks to the player; nothing half-written is kept."""
-        error = InternalServerError(gettext("Something went wrong on our side; nothing was saved. Please try again."))
-        return render_template("error.html", error=error, name=gettext(ERROR_NAMES[500]),
-                               description=error.description), 500

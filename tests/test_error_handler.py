@@ -1,0 +1,128 @@
+"""One handler for every error (views/errors.py): each of ours reaches a page with words and its own status,
+never a 500 because a view forgot to catch it."""
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from app import csrf
+from models.errors import (N_, DatabaseGone, HandAlreadySaved, LedgerError, MatchError, MatchNotOver,
+                           MigrationsBroken, NoSuchMatch, NoSuchTable, NotFound, PlayerProblem, Refusal,
+                           SchemaTooNew, StaleMatch)
+from webutil import case, hidden, import_match, new_match
+
+ROOT = Path(__file__).resolve().parent.parent
+SORRY = "Something went wrong on our side; nothing was saved. Please try again."
+STALE = "This match changed on another phone; here it is now."
+
+
+@pytest.fixture
+def raising(app):
+    """A throwaway route that raises whatever the test puts in `raising.error`, for GET and POST."""
+    class Raiser:
+        error: BaseException = LedgerError("unset")
+
+    def boom():
+        raise Raiser.error
+
+    app.add_url_rule("/boom", "boom", csrf.exempt(boom), methods=["GET", "POST"])
+    return Raiser
+
+
+def words(response) -> str:
+    return unescape(response.get_data(as_text=True))
+
+
+def heading(response) -> str:
+    return re.search(r"<h1>(.*?)</h1>", words(response), re.S).group(1).strip()
+
+
+@pytest.mark.parametrize("error, status, name, description", [
+    (NoSuchMatch(3), 404, "Not Found", "There is no such match."),
+    (NoSuchTable("abc"), 404, "Not Found", "There is no such table here."),
+    (NotFound("a link"), 404, "Not Found", "The requested URL was not found on the server."),
+    (Refusal(N_("This match is still being played.")), 400, "Bad Request", "This match is still being played."),
+    (MatchNotOver(N_("This match is still being played.")), 400, "Bad Request", "This match is still being played."),
+    (PlayerProblem("Ana is kept; nothing to merge"), 400, "Bad Request", "Ana is kept; nothing to merge"),
+    (MatchError("knocker_deadwood", "{kd} is over the knock limit {limit}", 3, kd=12, limit=10), 400,
+     "Bad Request", "hand 3, knocker_deadwood: 12 is over the knock limit 10"),
+    (StaleMatch(4), 409, "Conflict", STALE),
+    (DatabaseGone("/gone.sqlite", "no such file"), 503, "Service Unavailable", "The database file cannot be opened"),
+    (HandAlreadySaved(1, 2, None), 500, "Internal Server Error", SORRY),
+    (SchemaTooNew("/new.sqlite", 99, 9), 500, "Internal Server Error", SORRY),
+    (MigrationsBroken("0003 twice"), 500, "Internal Server Error", SORRY),
+    (LedgerError("anything else of ours"), 500, "Internal Server Error", SORRY),
+], ids=lambda value: type(value).__name__ if isinstance(value, BaseException) else None)
+def test_each_error_reaches_its_status_and_a_page_in_words(client, raising, error, status, name, description):
+    raising.error = error
+    answer = client.get("/boom")
+    assert answer.status_code == status
+    assert heading(answer) == name
+    assert description in words(answer)
+    assert "Traceback" not in words(answer)
+
+
+def test_a_stale_browser_form_goes_back_to_the_match_as_it_is_now(client, raising):
+    match_id = new_match(client)
+    raising.error = StaleMatch(match_id)
+    answer = client.post("/boom")
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/matches/{match_id}"
+    assert STALE in words(client.get(answer.headers["Location"]))
+
+
+def test_a_stale_fetch_is_told_409_with_the_page(client, raising):
+    raising.error = StaleMatch(5)
+    answer = client.post("/boom", headers={"X-Requested-With": "fetch"})
+    assert answer.status_code == 409
+    assert STALE in words(answer)
+
+
+def test_the_pages_speak_the_browsers_language(client, raising):
+    czech = {"Accept-Language": "cs"}
+    raising.error = NoSuchMatch(3)
+    answer = client.get("/boom", headers=czech)
+    assert (answer.status_code, heading(answer)) == (404, "Nenalezeno")
+    assert "Takový zápas tu není." in words(answer)
+    raising.error = MatchNotOver(N_("This match is still being played."))
+    answer = client.get("/boom", headers=czech)
+    assert (answer.status_code, heading(answer)) == (400, "Chybný požadavek")
+    assert "Tento zápas se ještě hraje." in words(answer)
+
+
+def test_werkzeugs_errors_keep_their_pages(client):
+    answer = client.get("/no/such/page")
+    assert answer.status_code == 404 and heading(answer) == "Not Found"
+    assert client.delete("/matches/new").status_code == 405
+
+
+def test_an_expired_form_goes_back_with_a_message(client):
+    client.get("/")
+    answer = client.post("/import", data={"text": "{}"}, headers={"Referer": "http://localhost/matches/new"})
+    assert answer.status_code == 303 and answer.headers["Location"] == "http://localhost/matches/new"
+    assert "The form had expired or came from elsewhere" in words(client.get("/matches/new"))
+
+
+def test_rematch_of_a_deleted_rematch_is_a_404_not_a_500(app, client):
+    """The bug of the issue: one phone deletes the rematch, the other taps Rematch on the finished match."""
+    finished = import_match(client, case("full-hollywood-match"))
+    page = client.get(f"/matches/{finished}").get_data(as_text=True)
+    token = hidden(page, "csrf_token")
+    made = client.post(f"/matches/{finished}/rematch", data={"csrf_token": token})
+    rematch_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    client.post(f"/matches/{rematch_id}/delete", data={"csrf_token": token, "confirm": "yes"})
+    assert client.get(f"/matches/{rematch_id}").status_code == 404
+    again = client.post(f"/matches/{finished}/rematch", data={"csrf_token": token})
+    assert again.status_code == 404
+    assert "There is no such match." in words(again)
+
+
+def test_no_view_but_views_errors_registers_an_error_handler():
+    """Every error page is views/errors.py's: a view answers an error it expects, or lets it through."""
+    registering = re.compile(r"errorhandler|register_error_handler")
+    found = [str(path.relative_to(ROOT)) for path in [ROOT / "app.py", *sorted((ROOT / "views").rglob("*.py"))]
+             if path.name != "errors.py" or path.parent.name != "views"
+             if registering.search(path.read_text(encoding="utf-8"))]
+    assert found == []
+    assert registering.search((ROOT / "views" / "errors.py").read_text(encoding="utf-8"))
