@@ -2,8 +2,11 @@
 
 The hand form's live preview asks this (through views/preview.py) rather than
 keeping a copy of the rules in the page script: the entry is read by the same
-`read_entry` and folded by the same `score_sheet` as when it is saved, so the
-sentence under the form and the sheet after saving cannot disagree.
+`read_entry` and scored by the same fold as when it is saved, so the sentence
+under the form and the sheet after saving cannot disagree. The next hand steps
+the stored sheet by one hand (`sheet_after`, as `storage.add_hand` does), so a
+tap costs the same at hand 1,000 as at hand 10; an edited hand folds the match
+anew, since every hand after it may change.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from .cards import CardError, parse_card
 from .entry import read_entry, read_upcard
 from .errors import MatchError
 from .hand import Hand, knock_limit
-from .ledger import Line, score_sheet
+from .ledger import Line, Sheet, score_sheet, sheet_after
 from .match import Match
 from .rules import Rules
 
@@ -41,14 +44,16 @@ class Preview:
         return REFUSED if self.refusal is not None else INCOMPLETE
 
 
-def preview_hand(match: Match, raw: dict, number: int | None = None) -> Preview:
-    """The outcome of the entry `raw` (match-file keys) as the next hand, or as hand `number` replaced."""
+def preview_hand(sheet: Sheet, raw: dict, number: int | None = None) -> Preview:
+    """The outcome of the entry `raw` (match-file keys) as the next hand after the folded `sheet`
+    (the stored match's own, `StoredMatch.sheet()`), or as hand `number` replaced."""
+    match = sheet.match
     limit, lays_off = deal_limit(match.rules, raw.get("upcard")), defender_lays_off(raw)
     if not complete(raw):
         return Preview(limit, lays_off, refusal=upcard_first(match.rules, raw))
     try:
         hand = read_entry(raw, match.players, match.rules)
-        line = folded_line(match, hand, number)
+        line = next_line(sheet, hand) if number is None else folded_line(match, hand, number)
     except MatchError as error:
         return Preview(limit, lays_off, refusal=error)
     return Preview(limit, lays_off, line=line)
@@ -87,13 +92,16 @@ def complete(raw: dict) -> bool:
     return all(key in raw for key in needs)
 
 
-def folded_line(match: Match, hand: Hand, number: int | None) -> Line:
-    """The hand's row after folding the whole match with it: its games depend on every hand before it,
+def next_line(sheet: Sheet, hand: Hand) -> Line:
+    """The next hand's row: the stored sheet stepped by one hand, the fold's own step, as saving steps it.
+    A hand after the last game is refused by that step (`MatchOver` of that hand), as a whole fold refuses it."""
+    return sheet_after(sheet, hand).lines[-1]
+
+
+def folded_line(match: Match, hand: Hand, number: int) -> Line:
+    """Hand `number` replaced, after folding the whole match with it: its games depend on every hand before it,
     and an edit may also refuse a later hand (the match would end before it)."""
-    if number is None:
-        hands, number = match.hands + (hand,), len(match.hands) + 1
-    elif 1 <= number <= len(match.hands):
-        hands = match.hands[:number - 1] + (hand,) + match.hands[number:]
-    else:
+    if not 1 <= number <= len(match.hands):
         raise ValueError(f"there is no hand {number} to replace")
+    hands = match.hands[:number - 1] + (hand,) + match.hands[number:]
     return score_sheet(match.with_hands(hands)).lines[number - 1]

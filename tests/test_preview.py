@@ -1,8 +1,10 @@
 """The preview under the hand form says what saving will do: for every hand of every worked case.
 
-Hand k is previewed on the match of hands 1..k-1 and compared with the replayed
-result (engine) and with what saving it through the form then shows (endpoint);
-a refused hand of an error case is refused naming the field the import names.
+Hand k is previewed on the stored sheet of hands 1..k-1 and compared with the
+replayed result (engine) and with what saving it through the form then shows
+(endpoint); a refused hand of an error case is refused naming the field the
+import names. The next hand's preview steps that sheet by one hand, as saving
+does: for every hand of every case it is the preview a whole fold gives.
 """
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ import secrets
 
 import pytest
 
+import models.preview
 from casefiles import ROOT, playable_cases
-from models.errors import MatchError
-from models.ledger import score_sheet
+from models.entry import read_entry
+from models.errors import MatchError, MatchOver
+from models.ledger import Sheet, score_sheet, sheet_after
 from models.matchfile import load_match, read_document
-from models.preview import INCOMPLETE, REFUSED, SCORED, preview_hand
+from models.preview import INCOMPLETE, REFUSED, SCORED, Preview, deal_limit, defender_lays_off, preview_hand
 from models.match import Match
 from models.rules import Rules
 from webutil import export, hidden, import_match
@@ -33,9 +37,9 @@ def load(name: str) -> tuple[dict, dict]:
     return doc, doc.pop("expected")
 
 
-def before(doc: dict, k: int) -> Match:
-    """The case's match with its first k-1 hands (as stored just before hand k is entered)."""
-    return read_document({**doc, "hands": doc["hands"][:k - 1]})
+def before(doc: dict, k: int) -> Sheet:
+    """The case's sheet of its first k-1 hands (as stored just before hand k is entered)."""
+    return score_sheet(read_document({**doc, "hands": doc["hands"][:k - 1]}))
 
 
 def import_refusal(doc: dict) -> MatchError:
@@ -85,9 +89,9 @@ def test_every_hand_previews_as_it_replays(name):
 @pytest.mark.parametrize("name", scored_cases())
 def test_every_hand_previewed_as_its_own_edit_is_unchanged(name):
     doc, expected = load(name)
-    match = read_document(doc)
+    sheet = score_sheet(read_document(doc))
     for k, raw in enumerate(doc["hands"], start=1):
-        assert preview_hand(match, raw, number=k).line.to_dict() == expected["hands"][k - 1], k
+        assert preview_hand(sheet, raw, number=k).line.to_dict() == expected["hands"][k - 1], k
 
 
 @pytest.mark.parametrize("name", refused_hands())
@@ -104,41 +108,124 @@ def test_oklahoma_limits_and_spades_double():
     doubled = [preview_hand(before(doc, k), raw).line.outcome.doubled for k, raw in enumerate(doc["hands"], start=1)]
     assert doubled == [False, True, True, False, False, False]  # 7S and AS double; a typed-points hand never
     assert [h["points"] for h in expected["hands"][1:3]] == [50, 74]
-    match = before(doc, 1)
-    assert [preview_hand(match, {"upcard": up}).limit for up in ("3H", "7S", "KD", "10C", "AS")] == [3, 7, 10, 10, 0]
-    assert preview_hand(match, {}).limit == 10  # no upcard yet: the table's limit until one is chosen
-    assert preview_hand(match, {"upcard": "1X"}).limit == 10
+    sheet = before(doc, 1)
+    assert [preview_hand(sheet, {"upcard": up}).limit for up in ("3H", "7S", "KD", "10C", "AS")] == [3, 7, 10, 10, 0]
+    assert preview_hand(sheet, {}).limit == 10  # no upcard yet: the table's limit until one is chosen
+    assert preview_hand(sheet, {"upcard": "1X"}).limit == 10
 
 
 def test_over_the_upcards_limit_is_the_engines_refusal():
-    match = before(load("oklahoma-spades-double")[0], 1)
-    preview = preview_hand(match, {"knocker": "Ema", "knocker_deadwood": 5, "opponent_deadwood": 20, "upcard": "3H"})
+    sheet = before(load("oklahoma-spades-double")[0], 1)
+    preview = preview_hand(sheet, {"knocker": "Ema", "knocker_deadwood": 5, "opponent_deadwood": 20, "upcard": "3H"})
     assert (preview.status, preview.refusal.field, preview.limit) == (REFUSED, "knocker_deadwood", 3)
-    missing = preview_hand(match, {"knocker": "Ema", "knocker_deadwood": 2, "opponent_deadwood": 20})
+    missing = preview_hand(sheet, {"knocker": "Ema", "knocker_deadwood": 2, "opponent_deadwood": 20})
     assert (missing.status, missing.refusal.field) == (REFUSED, "upcard")
 
 
 def test_an_entry_not_yet_complete_says_nothing():
-    match = Match(players=("Ana", "Ben"), rules=Rules(knock_limit=7))
+    sheet = score_sheet(Match(players=("Ana", "Ben"), rules=Rules(knock_limit=7)))
     for raw in ({}, {"knocker": "Ana"}, {"knocker": "Ana", "knocker_deadwood": 3}, {"opponent_deadwood": 20},
                 {"winner": "Ana"}, {"points": 12}):
-        preview = preview_hand(match, raw)
+        preview = preview_hand(sheet, raw)
         assert (preview.status, preview.limit, preview.line, preview.refusal) == (INCOMPLETE, 7, None, None), raw
-    assert preview_hand(match, {"draw": True}).status == SCORED
+    assert preview_hand(sheet, {"draw": True}).status == SCORED
 
 
 def test_after_gin_the_defender_does_not_lay_off():
-    match = Match(players=("Ana", "Ben"))
-    assert not preview_hand(match, {"knocker": "Ana", "knocker_deadwood": 0}).lays_off
-    assert preview_hand(match, {"knocker": "Ana", "knocker_deadwood": 1}).lays_off
-    assert preview_hand(match, {}).lays_off
+    sheet = score_sheet(Match(players=("Ana", "Ben")))
+    assert not preview_hand(sheet, {"knocker": "Ana", "knocker_deadwood": 0}).lays_off
+    assert preview_hand(sheet, {"knocker": "Ana", "knocker_deadwood": 1}).lays_off
+    assert preview_hand(sheet, {}).lays_off
 
 
 def test_an_edit_that_would_end_the_match_early_is_refused():
     doc, _ = load("modern-preset-single")
-    match = read_document(doc)
-    preview = preview_hand(match, {"winner": match.players[0], "points": 500}, number=1)
+    sheet = score_sheet(read_document(doc))
+    preview = preview_hand(sheet, {"winner": sheet.players[0], "points": 500}, number=1)
     assert preview.status == REFUSED and preview.refusal.field == "hand" and preview.refusal.hand == 2
+
+
+# --------------------------------------------------------------------------
+# The next hand steps the stored sheet: the same preview as a whole fold
+# --------------------------------------------------------------------------
+
+def folded_preview(match: Match, raw: dict) -> Preview:
+    """The next hand's preview found by folding the whole match with it anew (the way it was found before it stepped)."""
+    limit, lays_off = deal_limit(match.rules, raw.get("upcard")), defender_lays_off(raw)
+    try:
+        hand = read_entry(raw, match.players, match.rules)
+        line = score_sheet(match.with_hands(match.hands + (hand,))).lines[-1]
+    except MatchError as error:
+        return Preview(limit, lays_off, refusal=error)
+    return Preview(limit, lays_off, line=line)
+
+
+def said(preview: Preview) -> tuple:
+    """All a preview says; a refusal by its type, field, hand and words (an exception equals only itself)."""
+    refusal = preview.refusal
+    words = None if refusal is None else (type(refusal), refusal.field, refusal.hand, refusal.line())
+    return preview.status, preview.limit, preview.lays_off, preview.line, words
+
+
+def previewable_cases() -> list[str]:
+    """Every case whose match itself reads (the others refuse a field of the match, before any hand)."""
+    names = []
+    for name in CASES:
+        try:
+            read_document({**load(name)[0], "hands": []})
+        except MatchError:
+            continue
+        names.append(name)
+    return names
+
+
+def test_the_stepped_previews_cover_every_case_but_those_refusing_the_match():
+    assert set(scored_cases()) | set(refused_hands()) <= set(previewable_cases())
+
+
+@pytest.mark.parametrize("name", previewable_cases())
+def test_every_hand_stepped_previews_as_the_whole_fold(name):
+    """On the sheet the save keeps (stepped hand by hand) and on the sheet folded from the stored match,
+    up to and including a case's refused hand."""
+    doc, _ = load(name)
+    stepped = before(doc, 1)
+    for k, raw in enumerate(doc["hands"], start=1):
+        try:
+            match = read_document({**doc, "hands": doc["hands"][:k - 1]})
+        except MatchError:  # a hand the form takes but the import refuses (FORM_CANNOT_SAY): no match after it
+            break
+        preview = preview_hand(stepped, raw)
+        assert said(preview) == said(folded_preview(match, raw)), k
+        assert said(preview_hand(score_sheet(match), raw)) == said(preview), k
+        if preview.line is None:
+            break
+        stepped = sheet_after(stepped, preview.line.entry)
+
+
+def test_a_hand_after_the_last_game_is_refused_as_the_fold_refuses_it():
+    doc, _ = load("error-hand-after-finish")
+    finished = before(doc, 2)
+    assert finished.finished
+    for raw in (doc["hands"][1], {"draw": True}, {"knocker": "Ben", "knocker_deadwood": 3, "opponent_deadwood": 20}):
+        preview = preview_hand(finished, raw)
+        assert isinstance(preview.refusal, MatchOver) and preview.line is None, raw
+        assert (preview.refusal.field, preview.refusal.hand, preview.refusal.reason) == (
+            "hand", 2, "the match was already over after hand 1"), raw
+        assert said(preview) == said(folded_preview(finished.match, raw)), raw
+
+
+def test_the_next_hands_preview_folds_nothing(client, monkeypatch):
+    doc, expected = load("seed001-ana-ben")
+    match_id = import_match(client, {**doc, "hands": doc["hands"][:-1]})
+    sheet = before(doc, len(doc["hands"]))
+
+    def no_fold(match):
+        raise AssertionError("the next hand's preview folded the match")
+
+    monkeypatch.setattr(models.preview, "score_sheet", no_fold)
+    assert preview_hand(sheet, doc["hands"][-1]).line.to_dict() == expected["hands"][-1]
+    said_by_page = ask(client, match_id, form_fields(doc["hands"][-1]))
+    assert said_by_page["status"] == SCORED and said_by_page["points"] == expected["hands"][-1]["points"]
 
 
 # --------------------------------------------------------------------------
@@ -216,6 +303,15 @@ def test_the_endpoint_refuses_the_refused_hand_as_saving_does(client, name):
     assert said["sentence"] and "games" not in said
     assert saved.status_code == 400
     assert len(export(client, match_id)["hands"]) == refusal.hand - 1
+
+
+def test_the_endpoint_on_a_finished_match_refuses_the_next_hand(client):
+    doc, _ = load("error-hand-after-finish")
+    match_id = import_match(client, {**doc, "hands": doc["hands"][:1]})
+    said = ask(client, match_id, form_fields(doc["hands"][1]))
+    assert (said["status"], said["field"], said["sentence"]) == (
+        REFUSED, "hand", "the match was already over after hand 1")  # the fold's own MatchOver, as before it stepped
+    assert save(client, match_id, form_fields(doc["hands"][1])).status_code == 400
 
 
 def test_the_endpoint_speaks_the_pages_language_and_gives_the_limit(client):

@@ -38,7 +38,7 @@ def answer(stored, number: int | None):
     form = HandForm(formdata=request.args, meta={"csrf": False})
     form.set_players(stored.match.players)
     valid = form.validate()
-    preview = preview_hand(stored.match, form.entry(), number)
+    preview = preview_hand(stored.sheet(), form.entry(), number)  # the stored sheet, already folded
     body = {"status": preview.status, "limit": preview.limit, "lays_off": preview.lays_off,
             "field": None, "sentence": ""}
     if not valid:
