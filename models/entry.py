@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cards import MOST_HELD, Card, CardError, parse_card, parse_cards
 from .errors import N_, MatchError, Message
-from .hand import DRAW, KNOCK, MAX_DEADWOOD, POINTS, Hand, knock_limit
+from .hand import MAX_DEADWOOD, Hand, HandKind, knock_limit
 from .rules import LARGEST, Rules, is_integer
 
 KNOCK_KEYS = {"knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard", "cards"}
@@ -37,34 +37,34 @@ def read_entry(raw: object, players: tuple[str, str], rules: Rules) -> Hand:
 
 
 NOT_A_FIELD = {
-    "draw": N_("not a field of a draw hand"),
-    "points": N_("not a field of a points hand"),
-    "knock": N_("not a field of a knock hand"),
+    HandKind.DRAW: N_("not a field of a draw hand"),
+    HandKind.POINTS: N_("not a field of a points hand"),
+    HandKind.KNOCK: N_("not a field of a knock hand"),
 }
 
 
-def refuse_unknown_keys(raw: dict, allowed: set[str], kind: str) -> None:
+def refuse_unknown_keys(raw: dict, allowed: set[str], kind: HandKind) -> None:
     for key in raw:
         if key not in allowed:
             raise MatchError(str(key), NOT_A_FIELD[kind])
 
 
 def read_draw(raw: dict, rules: Rules) -> Hand:
-    refuse_unknown_keys(raw, DRAW_KEYS, "draw")
+    refuse_unknown_keys(raw, DRAW_KEYS, HandKind.DRAW)
     if raw["draw"] is not True:
         raise MatchError("draw", N_("must be true"))
-    return Hand(DRAW, upcard=read_upcard(raw, rules, required=False))
+    return Hand(HandKind.DRAW, upcard=read_upcard(raw, rules, required=False))
 
 
 def read_points(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
-    refuse_unknown_keys(raw, POINTS_KEYS, "points")
+    refuse_unknown_keys(raw, POINTS_KEYS, HandKind.POINTS)
     winner = read_player(raw, "winner", players)
     points = read_int(raw, "points", 1, LARGEST)
-    return Hand(POINTS, winner=winner, points=points, upcard=read_upcard(raw, rules, required=False))
+    return Hand(HandKind.POINTS, winner=winner, points=points, upcard=read_upcard(raw, rules, required=False))
 
 
 def read_knock(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
-    refuse_unknown_keys(raw, KNOCK_KEYS, "knock")
+    refuse_unknown_keys(raw, KNOCK_KEYS, HandKind.KNOCK)
     knocker = read_player(raw, "knocker", players)
     upcard = read_upcard(raw, rules, required=rules.oklahoma)
     limit = knock_limit(rules, upcard)
@@ -77,7 +77,7 @@ def read_knock(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
         raise MatchError("big_gin", N_("must be true or false"))
     if big_gin and kd != 0:
         raise MatchError("big_gin", N_("big gin means all 11 cards melded: the knocker's deadwood must be 0, not {kd}"), kd=kd)
-    return Hand(KNOCK, knocker=knocker, knocker_deadwood=kd, opponent_deadwood=od,
+    return Hand(HandKind.KNOCK, knocker=knocker, knocker_deadwood=kd, opponent_deadwood=od,
                 big_gin=big_gin, upcard=upcard, cards=read_cards(raw.get("cards")))
 
 

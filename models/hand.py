@@ -5,12 +5,22 @@ The entry is stored exactly as typed (the ledger is a fold over entries);
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from .cards import parse_card
-from .rules import Rules
+from .rules import OklahomaAce, Rules
 
-KNOCK, DRAW, POINTS = "knock", "draw", "points"
+
+class HandKind(enum.StrEnum):
+    """What a hand was entered as; a gin and a big gin are knocks (their result says which)."""
+
+    KNOCK = "knock"
+    DRAW = "draw"
+    POINTS = "points"
+
+
+KNOCK, DRAW, POINTS = HandKind.KNOCK, HandKind.DRAW, HandKind.POINTS  # the names callers import
 MAX_DEADWOOD = 98  # two each of K, Q, J, 10 and 9 with no run
 
 
@@ -21,7 +31,7 @@ class Hand:
     `big_gin` keeps None apart from False so a file round-trips unchanged.
     """
 
-    kind: str
+    kind: HandKind
     knocker: str | None = None
     knocker_deadwood: int | None = None
     opponent_deadwood: int | None = None
@@ -31,11 +41,15 @@ class Hand:
     points: int | None = None
     cards: dict | None = None
 
+    def __post_init__(self) -> None:
+        """A kind given as its word (the database's column) is held as its member."""
+        object.__setattr__(self, "kind", HandKind(self.kind))
+
     def to_dict(self) -> dict:
         """The hand in match-file form, with only the keys it was entered with."""
-        if self.kind == DRAW:
+        if self.kind == HandKind.DRAW:
             out: dict = {"draw": True}
-        elif self.kind == POINTS:
+        elif self.kind == HandKind.POINTS:
             out = {"winner": self.winner, "points": self.points}
         else:
             out = {
@@ -78,7 +92,7 @@ def knock_limit(rules: Rules, upcard: str | None) -> int:
 
 def ace_limit(rules: Rules) -> int:
     """The knock limit an ace upcard sets: the table chooses gin only (0) or a knock with 1."""
-    return 1 if rules.oklahoma_ace == "one" else 0
+    return 1 if rules.oklahoma_ace == OklahomaAce.ONE else 0
 
 
 def spades_doubled(rules: Rules, upcard: str | None) -> bool:
@@ -102,9 +116,9 @@ def other(players: tuple[str, str], name: str) -> str:
 
 def score(hand: Hand, players: tuple[str, str], rules: Rules) -> Outcome:
     """Score one valid hand under `rules`."""
-    if hand.kind == DRAW:
+    if hand.kind == HandKind.DRAW:
         return Outcome("draw", None, 0, boxes=0)
-    if hand.kind == POINTS:
+    if hand.kind == HandKind.POINTS:
         return Outcome("points", hand.winner, hand.points)
     outcome = score_knock(hand, players, rules)
     if spades_doubled(rules, hand.upcard):

@@ -19,7 +19,7 @@ from models.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.digits import read_count
 from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.rules import DEALER_RULES, INT_RANGES
+from models.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
 
 from .i18n import page_translations
 
@@ -261,9 +261,14 @@ def filled(field) -> bool:
     return bool(field.raw_data) and field.raw_data[0] != ""
 
 
-def setting(label, name: str) -> IntegerField:
+def setting_label(name: str):
+    """A rule setting's label as models/rules.py declares it, in the page's language."""
+    return _l(SETTINGS[name].label)
+
+
+def setting(name: str) -> IntegerField:
     """A rule setting typed over the preset, bounded as the engine bounds it."""
-    return whole(label, *INT_RANGES[name])
+    return whole(setting_label(name), *INT_RANGES[name])
 
 
 class PairField(Field):
@@ -278,21 +283,25 @@ class PairField(Field):
         return ""
 
 
-# The dealer rules by their match-file names (winner, loser, alternate), worded for the form.
-DEALER_RULE_LABELS = {
-    "winner": _l("winner"),
-    "loser": _l("loser"),
-    "alternate": _l("alternate"),
-}
+# Each choice setting's words (models/rules.py: DealerRule, OklahomaAce), worded for the form.
+CHOICE_LABELS = {name: {word.value: _l(word.label) for word in words} for name, words in CHOICE_SETTINGS.items()}
+OKLAHOMA_ACE_LABELS = CHOICE_LABELS["oklahoma_ace"]
 PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern"), "bicycle": _l("Bicycle"), "palace": _l("Palace")}
-OKLAHOMA_ACE_LABELS = {"gin": _l("gin only"), "one": _l("a knock with 1 or less")}  # models.rules.OKLAHOMA_ACES
-# Yes/no settings asked as "as the preset / yes / no", so an untouched field keeps the preset's value.
-SWITCHES = ("spade_double", "undercut_on_tie", "immediate_boxes", "spade_double_boxes")
+# Yes/no settings asked as "as the preset / yes / no", so an untouched field keeps the preset's value;
+# Oklahoma alone is a checkbox (ticked turns it on, unticked keeps the preset's).
+SWITCHES = tuple(name for name in BOOL_SETTINGS if name != "oklahoma")
 
 
-def switch(label) -> SelectField:
+def switch(name: str) -> SelectField:
     """A yes/no setting typed over the preset: empty keeps the preset's value."""
-    return SelectField(label, choices=[("", _l("as the preset")), ("on", _l("yes")), ("off", _l("no"))], default="")
+    return SelectField(setting_label(name), choices=[("", _l("as the preset")), ("on", _l("yes")), ("off", _l("no"))],
+                       default="")
+
+
+def choice(name: str) -> SelectField:
+    """A choice setting typed over the preset: empty keeps the preset's value."""
+    return SelectField(setting_label(name), choices=[("", _l("as the preset")), *CHOICE_LABELS[name].items()],
+                       validate_choice=True, default="")
 
 
 class NewMatchForm(Form):
@@ -309,29 +318,27 @@ class NewMatchForm(Form):
     currency = StringField(_l("Currency symbol"), validators=[Optional(), Length(max=5)],
                            render_kw={"placeholder": "€", "autocomplete": "off"})
     first_dealer = StringField(_l("First dealer"), validators=[Optional(), Length(max=MAX_NAME)])
-    dealer_rule = SelectField(_l("After a win, who deals"),
-                              choices=[("", _l("as the preset"))] + [(r, DEALER_RULE_LABELS[r]) for r in DEALER_RULES],
-                              validate_choice=True, default="")
-    oklahoma = BooleanField(_l("Oklahoma (the upcard sets the knock limit)"))
-    spade_double = switch(_l("Spade upcard doubles"))
-    # The variants of RULES.md, each named as its setting.
-    undercut_on_tie = switch(_l("Equal counts are an undercut"))
-    immediate_boxes = switch(_l("Boxes count at once, towards the target"))
-    spade_double_boxes = switch(_l("A doubled hand earns twice its boxes"))
-    oklahoma_ace = SelectField(_l("An ace upcard allows"), validate_choice=True, default="",
-                               choices=[("", _l("as the preset")), *OKLAHOMA_ACE_LABELS.items()])
-    # One field per whole-number setting, named as the setting (tests/test_web_matches.py checks none is missing).
-    gin_bonus = setting(_l("Gin bonus"), "gin_bonus")
-    undercut_bonus = setting(_l("Undercut bonus"), "undercut_bonus")
-    big_gin_bonus = setting(_l("Big gin bonus"), "big_gin_bonus")
-    knock_limit = setting(_l("Knock limit"), "knock_limit")
-    target = setting(_l("Game ends at"), "target")
-    game_bonus = setting(_l("Game bonus"), "game_bonus")
-    box_bonus = setting(_l("Box bonus (per hand won)"), "box_bonus")
-    shutout_multiplier = setting(_l("Shutout multiplier"), "shutout_multiplier")
-    shutout_bonus = setting(_l("Shutout bonus"), "shutout_bonus")
-    gin_boxes = setting(_l("Boxes for a gin"), "gin_boxes")
-    undercut_boxes = setting(_l("Boxes for an undercut"), "undercut_boxes")
+    # One field per setting, named as the setting, its label and bounds as models/rules.py declares
+    # them (tests/test_web_matches.py checks none is missing).
+    dealer_rule = choice("dealer_rule")
+    oklahoma = BooleanField(setting_label("oklahoma"))
+    spade_double = switch("spade_double")
+    # The variants of RULES.md.
+    undercut_on_tie = switch("undercut_on_tie")
+    immediate_boxes = switch("immediate_boxes")
+    spade_double_boxes = switch("spade_double_boxes")
+    oklahoma_ace = choice("oklahoma_ace")
+    gin_bonus = setting("gin_bonus")
+    undercut_bonus = setting("undercut_bonus")
+    big_gin_bonus = setting("big_gin_bonus")
+    knock_limit = setting("knock_limit")
+    target = setting("target")
+    game_bonus = setting("game_bonus")
+    box_bonus = setting("box_bonus")
+    shutout_multiplier = setting("shutout_multiplier")
+    shutout_bonus = setting("shutout_bonus")
+    gin_boxes = setting("gin_boxes")
+    undercut_boxes = setting("undercut_boxes")
 
     def offer_presets(self, names: list[str]) -> None:
         """The built-in presets (Classic, Modern, Bicycle, Palace), then the ones this table saved
@@ -346,7 +353,7 @@ class NewMatchForm(Form):
             value = getattr(self, name).data
             if value is not None:
                 chosen[name] = value
-        for name in ("dealer_rule", "oklahoma_ace"):
+        for name in CHOICE_SETTINGS:
             if getattr(self, name).data:
                 chosen[name] = getattr(self, name).data
         if self.oklahoma.data:

@@ -1,0 +1,139 @@
+"""Every rule setting is declared once, as its field of `Rules` (models/rules.py): its default, bounds
+or choices, label and doc come from that one declaration, and what the engine checks, the form
+offers and the catalogues translate are read off it. The closed choices are StrEnums that stay
+their plain words in the match file, the database and JSON."""
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from models.entry import read_entry
+from models.errors import MatchError
+from models.hand import DRAW, KNOCK, POINTS, Hand, HandKind
+from models.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
+                          SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Rules, Setting, rules_from, setting)
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = ("Ana", "Ben")
+
+
+def test_every_field_of_rules_is_declared_by_setting():
+    for field in fields(Rules):
+        declared = field.metadata.get("setting")
+        assert isinstance(declared, Setting), field.name
+        assert declared.label.strip() and declared.doc.strip(), field.name
+        if declared.kind is int:
+            assert isinstance(field.default, int) and declared.low <= field.default <= declared.high, field.name
+        else:
+            assert isinstance(field.default, declared.kind), field.name
+            assert declared.low is None and declared.high is None, field.name
+    assert SETTING_NAMES == tuple(field.name for field in fields(Rules)) == tuple(SETTINGS)
+
+
+def test_the_tables_of_settings_are_read_off_the_declarations():
+    assert INT_RANGES == {name: (s.low, s.high) for name, s in SETTINGS.items() if s.kind is int}
+    assert BOOL_SETTINGS == tuple(name for name, s in SETTINGS.items() if s.kind is bool)
+    assert CHOICE_SETTINGS == {"dealer_rule": tuple(DealerRule), "oklahoma_ace": tuple(OklahomaAce)}
+    assert sorted([*INT_RANGES, *BOOL_SETTINGS, *CHOICE_SETTINGS]) == sorted(SETTING_NAMES)
+    # The bounds the engine has always kept.
+    assert INT_RANGES["knock_limit"] == (0, 10) and INT_RANGES["target"] == (1, 1_000_000)
+    assert INT_RANGES["shutout_multiplier"] == (1, 100)
+    assert INT_RANGES["gin_boxes"] == INT_RANGES["undercut_boxes"] == (1, 5)
+    assert DEALER_RULES == ("winner", "loser", "alternate") and OKLAHOMA_ACES == ("gin", "one")
+
+
+def rules_source() -> ast.Module:
+    return ast.parse((ROOT / "models" / "rules.py").read_text(encoding="utf-8"))
+
+
+def test_each_setting_name_is_written_once_in_models_rules():
+    """No hand-written table beside the declarations: a setting's name appears only as its field."""
+    names = set(SETTING_NAMES)
+    written = [node.value for node in ast.walk(rules_source())
+               if isinstance(node, ast.Constant) and node.value in names]
+    assert written == [], written
+    declared = [node.target.id for cls in ast.walk(rules_source()) if isinstance(cls, ast.ClassDef)
+                and cls.name == "Rules" for node in cls.body if isinstance(node, ast.AnnAssign)]
+    assert declared == list(SETTING_NAMES)
+
+
+def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
+    """Each label is an N_ literal of models/rules.py, so `pybabel extract` finds it, and it is the
+    label of the new-match form's field of that name."""
+    marked = {node.args[0].value for node in ast.walk(rules_source())
+              if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_"
+              and node.args and isinstance(node.args[0], ast.Constant)}
+    for name, declared in SETTINGS.items():
+        assert declared.label in marked, name
+        for word in (declared.choices if name in CHOICE_SETTINGS else ()):
+            assert word.label in marked, (name, word)
+
+    from views.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
+
+    with app.test_request_context("/matches/new"):
+        form = NewMatchForm(meta={"csrf": False})
+        for name, declared in SETTINGS.items():
+            assert form[name].label.text == declared.label, name
+            if name in INT_RANGES:
+                between = [v for v in form[name].validators if hasattr(v, "low")]
+                assert [(v.low, v.high) for v in between] == [INT_RANGES[name]], name
+            if name in CHOICE_SETTINGS:
+                assert [value for value, _ in form[name].choices] == ["", *CHOICE_SETTINGS[name]], name
+        assert [str(label) for label in OKLAHOMA_ACE_LABELS.values()] == [word.label for word in OklahomaAce]
+    assert set(SWITCHES) == set(BOOL_SETTINGS) - {"oklahoma"}
+
+
+@pytest.mark.parametrize("kind", [DealerRule, OklahomaAce, HandKind])
+def test_the_enums_round_trip_as_their_plain_words(kind):
+    for member in kind:
+        assert kind(member.value) is member and kind(str(member)) is member
+        assert member == member.value and hash(member) == hash(member.value)
+        assert str(member) == f"{member}" == member.value and type(str(member)) is str
+        assert json.dumps(member) == json.dumps(member.value)
+        assert json.loads(json.dumps({"w": member}))["w"] == member.value
+    with pytest.raises(ValueError):
+        kind("nobody")
+
+
+def test_the_choices_are_held_as_members_and_written_as_plain_strings():
+    rules = rules_from({"dealer_rule": "alternate", "oklahoma_ace": "one"})
+    assert rules.dealer_rule is DealerRule.ALTERNATE and rules.oklahoma_ace is OklahomaAce.ONE
+    assert Rules().dealer_rule is DealerRule.WINNER and Rules(dealer_rule="loser").dealer_rule is DealerRule.LOSER
+    for preset in (*PRESETS.values(), rules):
+        written = preset.to_dict()
+        assert all(type(value) in (int, bool, str) for value in written.values()), written
+        assert rules_from(json.loads(json.dumps(written))) == preset
+        assert hash(rules_from(written)) == hash(preset)
+    assert json.dumps(rules.to_dict()).count('"alternate"') == 1
+
+
+def test_a_choice_outside_its_enum_is_refused_naming_the_words():
+    with pytest.raises(MatchError) as refused:
+        rules_from({"dealer_rule": "Winner"})
+    assert refused.value.field == "rules.dealer_rule"
+    assert str(refused.value.reason) == "must be one of winner, loser, alternate, not 'Winner'"
+    with pytest.raises(MatchError):
+        rules_from({"oklahoma_ace": ["gin"]})
+
+
+def test_hand_kinds_are_members_whether_read_or_stored():
+    read = [read_entry(raw, PLAYERS, Rules()) for raw in (
+        {"knocker": "Ana", "knocker_deadwood": 3, "opponent_deadwood": 9}, {"draw": True},
+        {"winner": "Ben", "points": 12})]
+    assert [hand.kind for hand in read] == [HandKind.KNOCK, HandKind.DRAW, HandKind.POINTS]
+    assert (KNOCK, DRAW, POINTS) == tuple(HandKind)
+    assert Hand("draw").kind is HandKind.DRAW and Hand("draw") == Hand(HandKind.DRAW)
+    assert all(type(value) is not HandKind for hand in read for value in hand.to_dict().values())
+
+
+def test_setting_refuses_a_declaration_it_cannot_check():
+    with pytest.raises(TypeError):
+        setting(5, label="x", doc="x")  # a whole number needs bounds
+    with pytest.raises(TypeError):
+        setting(True, low=0, high=1, label="x", doc="x")
+    with pytest.raises(TypeError):
+        setting("winner", label="x", doc="x")  # a choice is a Choice's member, not a bare word
