@@ -1,19 +1,30 @@
 """A real server for the tests that need one: waitress in a subprocess, and a tiny client.
 
-Not a test module. `Server` starts `python -m waitress ... --call app:create_app` on a
-free port of 127.0.0.1 with its own database file, waits until it answers, and can be
-stopped politely or killed with SIGKILL (the waitress process itself: it is started
-without a shell, so `process.pid` is the server). `Client` is one phone: a cookie jar,
-GET a page, read its csrf_token/form_id/version, POST a form without following the
-redirect. Only the standard library is used.
+Not a test module. `Server` starts `python -m waitress ... --call tests.server:watched_app`
+(app:create_app, in a server that watches its parent: below) on a free port of 127.0.0.1
+with its own database file, waits until it answers, and can be stopped politely or killed
+with SIGKILL (the waitress process itself: it is started without a shell, so
+`process.pid` is the server). `Client` is one phone: a cookie jar, GET a page, read its
+csrf_token/form_id/version, POST a form without following the redirect. Only the
+standard library is used.
 
 With `files_dir`, the server runs `app_with_files` instead: the same app plus a route
 that sends the folder's files as Flask's /static/ does, and a log of the requests it
 received. The benchmark uses it for its "limit" (a static file the size of a page,
 from the same server) and to count round trips as the server saw them.
+
+No server outlives the process that started it, however that process ends. Each runs in
+its own session (process group), so a Ctrl-C at the terminal reaches only the parent, which
+stops it: on exit (atexit), and on SIGTERM or SIGINT (a handler that stops every running
+server, then does what the signal did before). A parent killed outright (SIGKILL) runs
+none of that, so the server also watches its parent: the app factory starts a thread that
+ends the server once os.getppid() is no longer the pid it was started by (PARENT_VAR).
+`servers_started_by(pid)` finds a process's servers by that variable, even once orphaned.
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -33,11 +44,100 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
-START_TIMEOUT = 20.0
+# How long a start may take before it counts as hung: generous, a busy machine is slow to import and
+# migrate, and a server that answers (or exits) ends the wait at once. Override with GIN_LEDGER_TEST_START_S.
+START_TIMEOUT = float(os.environ.get("GIN_LEDGER_TEST_START_S") or 120)
 REQUEST_TIMEOUT = 30.0
 FILES_VAR = "GIN_LEDGER_TEST_FILES"
 FILES_ROUTE = "/test-files/"
 REQUEST_LOG = "requests.log"  # inside files_dir, so the route could serve it but nothing asks
+PARENT_VAR = "GIN_LEDGER_TEST_PARENT"  # the pid that started the server; the server ends when it is gone
+WATCH_INTERVAL = 0.2  # seconds between the server's looks at its parent
+STOP_GRACE = 10.0  # after SIGTERM, before SIGKILL
+
+_running: set[subprocess.Popen] = set()  # servers started by this process and not yet stopped
+_previous_handlers: dict[int, object] = {}  # signal -> its handler before ours (installed once each)
+
+
+def _stop_running() -> None:
+    """Stop every server still running: SIGTERM to each one's process group, SIGKILL to those still there
+    after STOP_GRACE. Safe in a signal handler: it only polls (poll() never blocks on Popen's lock)."""
+    live = [process for process in list(_running) if process.poll() is None]
+    for process in live:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_GRACE
+    while any(process.poll() is None for process in live) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for process in live:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+    _running.difference_update(live)
+
+
+def _on_signal(signum: int, frame) -> None:
+    """Stop the servers, then do what the signal did before: KeyboardInterrupt for SIGINT, death for SIGTERM."""
+    _stop_running()
+    previous = _previous_handlers[signum]
+    if callable(previous):
+        previous(signum, frame)
+    else:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+atexit.register(_stop_running)
+
+
+def _install_handlers() -> None:
+    """Before a start: _stop_running on SIGTERM and SIGINT too. Installed once each, from the main thread
+    (signal.signal works only there), and only over a default or a Python handler, which they chain to:
+    an ignored signal stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(signum)
+        if signum not in _previous_handlers and previous not in (signal.SIG_IGN, None):
+            _previous_handlers[signum] = previous
+            signal.signal(signum, _on_signal)
+
+
+def servers_started_by(pid: int) -> list[int]:
+    """The pids of the live servers that `pid` started (found by PARENT_VAR in their environment, so also
+    once they are orphaned; a zombie has none and does not count). Linux: reads /proc."""
+    marker = f"{PARENT_VAR}={pid}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if marker in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours
+            continue
+    return found
+
+
+def watch_parent() -> None:
+    """In the server: end it (SIGTERM, as stop() does; SIGKILL if that has not ended it) once the process
+    named by PARENT_VAR is no longer its parent, which is how an orphan learns its parent died. Not started
+    without PARENT_VAR, so the factories also serve as plain ones."""
+    parent = int(os.environ.get(PARENT_VAR) or 0)
+    if not parent:
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_INTERVAL)
+        for signum in (signal.SIGTERM, signal.SIGKILL):
+            if os.getpgrp() == os.getpid():  # started by Server, in its own group: it and all it started
+                os.killpg(0, signum)
+            else:
+                os.kill(os.getpid(), signum)
+            time.sleep(STOP_GRACE)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def free_port() -> int:
@@ -88,14 +188,16 @@ class Server:
             self.starts += 1
             self.log_path = self.log_dir / f"waitress-{self.starts}.log"
             self._log = open(self.log_path, "wb")
-            factory, extra = ("app:create_app", {}) if self.files_dir is None else (
+            factory, extra = ("tests.server:watched_app", {}) if self.files_dir is None else (
                 "tests.server:app_with_files", {FILES_VAR: str(self.files_dir)})
+            _install_handlers()
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "waitress", f"--listen={HOST}:{self.port}", f"--threads={self.threads}",
                  *self.waitress_args, "--call", factory],
-                cwd=ROOT, env=server_env(self.database, **self.env, **extra), stdout=self._log,
-                stderr=subprocess.STDOUT,
+                cwd=ROOT, env=server_env(self.database, **self.env, **extra, **{PARENT_VAR: str(os.getpid())}),
+                stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
             )
+            _running.add(self.process)
             try:
                 self.wait_ready()
                 return self
@@ -131,6 +233,7 @@ class Server:
             assert b"waitress" in cmdline.read_bytes(), cmdline.read_bytes()
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
+        _running.discard(self.process)
         self._log.close()
 
     def stop(self) -> None:
@@ -143,6 +246,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
+        _running.discard(self.process)
         self._log.close()
 
     def requests_seen(self) -> list[str]:
@@ -241,11 +345,20 @@ class Client:
         return self.post(f"/matches/{match_id}/hands", {**form, **fields})
 
 
+def watched_app():
+    """app:create_app, in a server that ends when its parent does (watch_parent)."""
+    watch_parent()
+    import app as gin_ledger
+
+    return gin_ledger.create_app()
+
+
 def app_with_files():
     """The app as create_app builds it, plus FILES_ROUTE and the request log (see the module doc).
 
     The files go through the same waitress, Flask and request hooks as /static/, so a
     page compared with a file of its size differs only in what the app does for it."""
+    watch_parent()
     from flask import send_from_directory
 
     import app as gin_ledger

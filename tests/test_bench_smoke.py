@@ -1,7 +1,10 @@
 """The benchmark's short run, so bench/ cannot rot: it must finish and fill every table with numbers.
 
-No timing is asserted: the numbers depend on the machine. The smoke run writes its
-report to a temporary file, never to BENCHMARKS.md.
+No timing is asserted: the numbers depend on the machine, and so does how long the run takes
+(it is small, and each server's start waits for its answer). A run that never ends is killed
+after HANG_S, a guard against hanging forever and not a measure, and the test says it hung.
+The smoke run writes its report to a temporary file, never to BENCHMARKS.md, and leaves no
+server running.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.driver import why_not
+from tests.server import servers_started_by
 
 ROOT = Path(__file__).resolve().parents[1]
 # Section -> how many tables it must hold in a smoke run (Lighthouse is not run in one).
@@ -21,6 +25,9 @@ TABLES = {"Targets": 1, "Hand entry": 2, "Sheet cost as a match grows": 2, "Thro
           "Two processes on one file": 1, "Memory": 2, "Weight": 1, "Taps": 1, "Lighthouse": 0,
           "Where the time goes": 2}
 BROWSER_SECTIONS = ("Weight", "Taps")
+# Seconds after which the run counts as hung (killed, and the test fails saying so): far beyond any slow
+# machine's run, only so that a hang ends. GIN_LEDGER_BENCH_HANG_S sets it; 0 waits for ever.
+HANG_S = float(os.environ.get("GIN_LEDGER_BENCH_HANG_S") or 3600)
 
 pytestmark = pytest.mark.browser  # it drives Chromium for the weight and taps sections
 
@@ -56,10 +63,25 @@ def first_cells(table: list[list[str]]) -> list[str]:
     return [row[0] for row in table[2:]]
 
 
+def run_smoke() -> subprocess.CompletedProcess:
+    """bench/run.py --smoke to its end, however long that takes, unless it hangs (HANG_S): then it is killed
+    (its servers end with it: tests/server.py) and the test fails. Its servers must all be gone when it ends."""
+    with subprocess.Popen([sys.executable, "bench/run.py", "--smoke"], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=dict(os.environ)) as bench:
+        try:
+            out, err = bench.communicate(timeout=HANG_S or None)
+        except subprocess.TimeoutExpired:
+            bench.kill()
+            out, err = bench.communicate()
+            pytest.fail(f"bench/run.py --smoke hung: still running after {HANG_S:.0f} s (GIN_LEDGER_BENCH_HANG_S), "
+                        f"killed. Its last words:\n{err[-4000:]}")
+    assert not servers_started_by(bench.pid), "bench/run.py --smoke left servers running"
+    return subprocess.CompletedProcess(bench.args, bench.returncode, out, err)
+
+
 def test_bench_smoke_fills_every_table_with_numbers():
     before = (ROOT / "BENCHMARKS.md").read_bytes()
-    done = subprocess.run([sys.executable, "bench/run.py", "--smoke"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env=dict(os.environ))
+    done = run_smoke()
     assert done.returncode == 0, f"bench/run.py --smoke exited {done.returncode}:\n{done.stderr[-4000:]}"
     written = re.search(r"wrote (\S+)", done.stderr)
     assert written, done.stderr[-2000:]
