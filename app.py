@@ -17,7 +17,7 @@ from views import jinja
 from views import i18n
 from views import netinfo
 from views import serving
-from models import caches, race
+from models import caches
 from models.caches import MB
 from models.match_cache import MatchCache
 
@@ -85,8 +85,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
-        REGION_CACHE_BYTES=128 * MB,  # drawn pages and their regions (about 80 KB a match: BENCHMARKS.md, "Memory")
-        RACE_CACHE_BYTES=16 * MB,  # the races of open games (a few hundred bytes a short game)
+        PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/pages.py; about 30 KB a match page)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -119,13 +118,12 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
 def init_caches(app: Flask) -> None:
     """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
-    from views import regions
+    from views import pages
 
     app.extensions[caches.EXTENSION] = caches.Caches(
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
         qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
-        regions=caches.BoundedCache(app.config["REGION_CACHE_BYTES"], size_of=regions.entry_size),
-        races=caches.BoundedCache(app.config["RACE_CACHE_BYTES"], size_of=race.entry_size),
+        pages=caches.BoundedCache(app.config["PAGE_CACHE_BYTES"], size_of=pages.entry_size),
     )
 
 
@@ -145,7 +143,7 @@ def announce_addresses(app: Flask) -> None:
 
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
-    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, regions, tables
+    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, pages, tables
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
@@ -157,10 +155,10 @@ def register_views(app: Flask) -> None:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)
     app.register_blueprint(pwa.bp)
-    regions.init_app(app)
+    pages.init_app(app)
     app.after_request(security_headers)
     from views.charts import plot
-    from views.common import current_table, home_url, hosted as is_hosted, in_table
+    from views.scope import current_table, home_url, hosted as is_hosted, in_table
     from views.qr import qr_svg, table_base_url, table_url
 
     app.after_request(pwa.cache_versioned_static)

@@ -102,8 +102,7 @@ class Caches:
 
     matches: MatchCache
     qr: BoundedCache
-    regions: BoundedCache  # drawn regions of pages (views/regions.py)
-    races: BoundedCache  # each open game's race so far (models/race.py), one point longer per saved hand
+    pages: BoundedCache  # match pages and live fragments, kept whole by (epoch, match, version, request) (views/pages.py)
 
 
 EXTENSION = "gin_ledger_caches"

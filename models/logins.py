@@ -14,7 +14,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from .storage import immediate
+from .connection import immediate
 
 ID_BYTES = 32
 

@@ -1,10 +1,9 @@
-"""Matches already read and folded, one entry per match, for the pages that list many.
+"""Matches already read and folded, one entry per match, for the pages that list many and the match page.
 
-A record page folds every match a player ever played. The fold is pure and a
-stored match changes only by bumping its version (or by a player's rename or
-merge, which changes its names), so an entry is found by the match's view token
-and used only if its (version, names) stamp is the row's: a stale entry is
-never returned, and the write that made it stale replaces it on the next read.
+An entry is found by the match's id and used only if its stamp, the file's epoch and the match's
+version, is the row's: every write bumps the version (models/work.py) and a restored or new file
+has a new epoch (models/connection.py), so a stale entry is never returned, and the write that made
+it stale replaces it on the next read. Nothing is read from this cache inside a write.
 The cache belongs to one app (models/caches.py), never to the process.
 """
 from __future__ import annotations
@@ -13,8 +12,7 @@ from .caches import BoundedCache
 
 
 # What one entry weighs, as approximate_size measures a folded match (tests/test_caches.py checks
-# it against that for short and long matches): walking a match's objects on every saved hand
-# cost more than the step of the fold it keeps.
+# it against that for short and long matches).
 ENTRY_BYTES = 2000
 HAND_BYTES = 450
 
@@ -24,7 +22,7 @@ def entry_size(entry: tuple) -> int:
 
 
 def stamp_of(row) -> tuple:
-    return (row["version"], row["name1"], row["name2"])
+    return (row["epoch"], row["version"])
 
 
 class MatchCache:
@@ -34,12 +32,12 @@ class MatchCache:
         self.entries = BoundedCache(max_bytes, size_of=entry_size)
 
     def get(self, row):
-        found = self.entries.get(row["view_token"])
+        found = self.entries.get(row["id"])
         if found is None or found[0] != stamp_of(row):
             return None
         return found[1]
 
-    def put(self, row, stored) -> None:
+    def put(self, stored) -> None:
         """Folds first, so what is measured and shared is complete and never changes again."""
-        stored.sheet()
-        self.entries.put(row["view_token"], (stamp_of(row), stored))
+        stored.refusal  # noqa: B018 - the fold, or the reason it refuses, made before sharing
+        self.entries.put(stored.id, ((stored.epoch, stored.version), stored))

@@ -11,7 +11,7 @@ import sqlite3
 import time
 from enum import Enum
 
-from .storage import immediate
+from .connection import immediate
 
 WINDOW_SECONDS = 15 * 60
 ALLOWED_FAILURES = 10

@@ -148,14 +148,12 @@ def test_the_web_pages_follow_a_write_through_the_cache(tmp_path):
     client = app.test_client()
     match_id = import_match(client, case("full-hollywood-match"))
     assert "Ana" in client.get("/").get_data(as_text=True)
-    conn = sqlite3.connect(tmp_path / "web.sqlite")
-    conn.execute("UPDATE player SET name = 'Zed' WHERE name = 'Ana'")  # a rename: the names are in the stamp
-    conn.commit()
+    conn = storage.connect(str(tmp_path / "web.sqlite"))  # another process's rename, through its unit of work
+    storage.rename_player(conn, "Ana", "Zed", table=1)
     conn.close()
     page = client.get("/").get_data(as_text=True)
     assert "Zed" in page
-    assert app_caches(app).matches.entries.get(storage.get_match(storage.connect(str(tmp_path / "web.sqlite")),
-                                                                 match_id, table=HOME).view_token)[1].match.players[0] == "Zed"
+    assert app_caches(app).matches.entries.get(match_id)[1].match.players[0] == "Zed"
 
 
 def test_the_byte_bounds_come_from_the_config(tmp_path):

@@ -104,8 +104,9 @@ def test_an_expired_form_goes_back_with_a_message(client):
     assert "The form had expired or came from elsewhere" in words(client.get("/matches/new"))
 
 
-def test_rematch_of_a_deleted_rematch_is_a_404_not_a_500(app, client):
-    """The bug of the issue: one phone deletes the rematch, the other taps Rematch on the finished match."""
+def test_rematch_after_the_rematch_was_deleted_starts_a_new_one(app, client):
+    """The bug of the issue: one phone deletes the rematch, the other taps Rematch on the finished match
+    (500); and the finished match went on linking the deleted rematch (404)."""
     finished = import_match(client, case("full-hollywood-match"))
     page = client.get(f"/matches/{finished}").get_data(as_text=True)
     token = hidden(page, "csrf_token")
@@ -113,9 +114,12 @@ def test_rematch_of_a_deleted_rematch_is_a_404_not_a_500(app, client):
     rematch_id = int(made.headers["Location"].rsplit("/", 1)[1])
     client.post(f"/matches/{rematch_id}/delete", data={"csrf_token": token, "confirm": "yes"})
     assert client.get(f"/matches/{rematch_id}").status_code == 404
+    assert f"/matches/{rematch_id}\"" not in client.get(f"/matches/{finished}").get_data(as_text=True)
     again = client.post(f"/matches/{finished}/rematch", data={"csrf_token": token})
-    assert again.status_code == 404
-    assert "There is no such match." in words(again)
+    assert again.status_code == 302
+    new_id = int(again.headers["Location"].rsplit("/", 1)[1])
+    assert new_id != rematch_id and client.get(f"/matches/{new_id}").status_code == 200
+    assert f"/matches/{new_id}\"" in client.get(f"/matches/{finished}").get_data(as_text=True)
 
 
 def test_no_view_but_views_errors_registers_an_error_handler():

@@ -26,7 +26,8 @@ from models.entry import read_entry
 from models.errors import MatchError
 from models.rules import Rules
 from tests.generate import long_match
-from views.common import SHOWN_HANDS, scores_phrase
+from views.sheet import SHOWN_HANDS
+from views.words import scores_phrase
 from webutil import case, hidden, import_match, new_match, post_hand
 
 ROOT = Path(__file__).resolve().parents[1]

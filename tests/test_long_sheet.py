@@ -16,8 +16,8 @@ from app import create_app
 from models.ledger import score_sheet
 from models.matchfile import load_match
 from tests.generate import long_match
-from views import common
-from views.common import SHOWN_HANDS
+from views import sheet as common
+from views.sheet import SHOWN_HANDS
 from webutil import hidden, import_match
 
 LONG = 1000

@@ -1,8 +1,9 @@
-"""A kept page or region is never stale: after every kind of write, the page a warm app serves is
-the page an app with nothing kept draws from the same file.
+"""A kept page is never stale: after every kind of write, the page a warm app serves is the page an
+app with nothing kept draws from the same file, and a follower's poll with the ETag it had answers
+200 with the new content.
 
 The writes go through a connection of their own, as a second server process's would: the
-app learns of them only from the file (a match's version and facts), never from being told.
+app learns of them only from the file (a match's version and the file's epoch), never from being told.
 """
 import re
 
@@ -13,7 +14,7 @@ from app import create_app
 from models import history, storage
 from models.hand import Hand
 from models.matchfile import match_from_document
-from views.regions import MARK
+from views.pages import MARK
 
 HOME = 1
 
@@ -21,7 +22,12 @@ HOME = 1
 PER_REQUEST = re.compile(r'(name="(?:csrf_token|form_id)"[^>]*value=")[^"]*(")|(value=")[^"]*("[^>]*name="(?:csrf_token|form_id)")')
 
 
+# The file's epoch in a page's ETag: every app that opens the file (the cold one too) gives it a new one.
+EPOCH = re.compile(r'(data-etag="&#34;\d+-)[0-9a-f]+(-\d+&#34;")')
+
+
 def same_page(html: str) -> str:
+    html = EPOCH.sub(r"\1…\2", html)
     return PER_REQUEST.sub(lambda m: (m.group(1) or m.group(3)) + "…" + (m.group(2) or m.group(4)), html)
 
 
@@ -76,17 +82,24 @@ WRITES = {
     "the match named": lambda conn, m: storage.name_match(conn, m, "Friday at Eva's", table=HOME),
     "the match abandoned": lambda conn, m: storage.abandon_match(conn, m, table=HOME),
     "a player renamed": lambda conn, m: storage.rename_player(conn, "Ben", "Benedikt", table=HOME),
+    "a player merged": lambda conn, m: merge_into(conn, "Ben", "Benedikt"),
     "a rematch started": lambda conn, m: (finish(conn, m), storage.create_rematch(conn, m, table=HOME)),
     "the match finished": finish,
 }
 
 
+def merge_into(conn, old: str, new: str) -> None:
+    """Another spelling kept of the same person, then merged into it: the match now shows the other name."""
+    other = storage.create_match(conn, match_from_document({"players": [new, "Cleo"], "hands": []}), table=HOME)
+    assert other
+    storage.merge_players(conn, new, old, table=HOME)
+
+
 def long_open() -> dict:
-    """An open match long enough that its races are kept from one version to the next (models/race.py)."""
-    from models.race import WALKED
+    """An open match longer than the 40 hands a match page shows."""
     from tests.generate import long_match
 
-    doc = long_match(WALKED + 8, seed=7)
+    doc = long_match(48, seed=7)
     doc["rules"]["target"] = 400  # its games close only well after these hands, so `finish` ends it soon
     return doc
 
@@ -102,7 +115,9 @@ def test_after_every_write_the_kept_page_is_the_page_drawn_anew(warm, tmp_path, 
     page, live = f"/matches/{match_id}", f"/matches/{match_id}/live"
     before = client.get(page).get_data(as_text=True)
     assert client.get(page).get_data(as_text=True) != "" and MARK not in before
-    followed = client.get(live).get_data(as_text=True)
+    following = client.get(live)
+    followed, tag = following.get_data(as_text=True), following.headers["ETag"]
+    assert client.get(live, headers={"If-None-Match": tag}).status_code == 304
     conn = writer(tmp_path)
     WRITES[what](conn, match_id)
     conn.close()
@@ -110,8 +125,10 @@ def test_after_every_write_the_kept_page_is_the_page_drawn_anew(warm, tmp_path, 
     assert same_page(after) != same_page(before)  # the write shows
     assert same_page(after) == same_page(cold(page))  # and exactly as a page drawn from nothing
     assert same_page(client.get(page).get_data(as_text=True)) == same_page(after)  # kept, and still right
-    # What a following phone swaps in, the same way.
-    assert same_page(client.get(live).get_data(as_text=True)) != same_page(followed)
+    # What a following phone swaps in, the same way: its poll with the old ETag is told.
+    polled = client.get(live, headers={"If-None-Match": tag})
+    assert polled.status_code == 200 and polled.headers["ETag"] != tag
+    assert same_page(polled.get_data(as_text=True)) != same_page(followed)
     assert same_page(client.get(live).get_data(as_text=True)) == same_page(cold(live))
 
 
@@ -167,8 +184,7 @@ def test_a_page_in_another_language_is_kept_apart(warm):
 
 
 def test_a_stored_match_folded_again_draws_the_same_page(warm, tmp_path):
-    """Rows are kept by the Line the fold made (views/regions.py): a sheet folded anew (a restart,
-    an edit) has new Lines, and its page must be the same page."""
+    """Hands saved by another process while the page is kept: the page is the one drawn anew."""
     client, cold = warm
     conn = writer(tmp_path)
     match_id = storage.create_match(conn, match_from_document(case("seed001-ana-ben")), table=HOME)
@@ -188,18 +204,19 @@ def drawn_whole(app, path: str, match_id: int) -> str:
     """The match page drawn by its templates alone, every region drawn in place and nothing kept."""
     from flask import render_template
 
-    from views.common import hand_form_for, sheet_context
+    from views.match_page import hand_form_for
+    from views.sheet import sheet_context
 
     with app.test_request_context(path):
         app.preprocess_request()
         stored = storage.get_match(storage.connect(app.config["DATABASE"]), match_id, table=HOME)
-        return render_template("match.html", form=hand_form_for(stored), fresh_form=True, page_here=path,
+        return render_template("match.html", form=hand_form_for(stored), page_here=path,
                                **sheet_context(stored))
 
 
 @pytest.mark.parametrize("name", DRAWN_CASES + ["long"])
 def test_a_kept_page_is_the_page_its_templates_draw(warm, name):
-    """Regions change how often a part is drawn, never what it says."""
+    """Keeping a page changes how often it is drawn, never what it says."""
     from tests.generate import long_match
 
     client, _ = warm
@@ -208,16 +225,13 @@ def test_a_kept_page_is_the_page_its_templates_draw(warm, name):
     client.get(page)
     kept = client.get(page).get_data(as_text=True)
     assert same_page(kept) == same_page(drawn_whole(client.application, page, match_id))
-    # A region's body has a scope of its own: a variable set inside one is empty outside it.
     assert not re.findall(r'\b(?:colspan|href|id|for|name|action)=""', kept)
 
 
 @pytest.mark.parametrize("match", MATCHES)
 def test_each_page_a_saved_hand_leads_to_is_the_page_its_templates_draw(warm, match):
-    """A saved hand steps the kept sheet and draws only the page's parts into its kept frame: hand
-    after hand, to the end of the match (when the frame changes for the result), the page is the one
-    its templates draw whole, and the one an app with nothing kept draws (a race kept from the hand
-    before, models/race.py, is checked there). A stale part, or a version left in the frame, would show here."""
+    """Hand after hand, to the end of the match, the page is the one its templates draw whole and the
+    one an app with nothing kept draws."""
     client, cold = warm
     match_id = import_match(client, MATCHES[match]())
     page = f"/matches/{match_id}"
@@ -238,8 +252,7 @@ def test_each_page_a_saved_hand_leads_to_is_the_page_its_templates_draw(warm, ma
 
 
 def test_a_finished_match_edited_shows_its_new_result(warm, tmp_path):
-    """A finished match's page shows its result, so its frame is kept per version: an edit that
-    changes the net changes no fact of the match, only its version."""
+    """An edit of a finished match's last hand changes its result on the page."""
     client, cold = warm
     match_id = import_match(client, case("seed001-ana-ben"))
     conn = writer(tmp_path)

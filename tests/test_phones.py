@@ -38,6 +38,14 @@ def carried_fields(page: str, button: str) -> dict:
     raise AssertionError(f"no form with {button!r} in the page")
 
 
+def form_action(page: str, button: str) -> str:
+    """Where the form whose button says `button` posts."""
+    for form in re.findall(r"<form\b.*?</form>", page, re.DOTALL):
+        if button in unescape(form):
+            return unescape(re.search(r'action="([^"]+)"', form).group(1))
+    raise AssertionError(f"no form with {button!r} in the page")
+
+
 def text_of(response) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))).split())
 
@@ -179,22 +187,42 @@ def test_an_undo_can_be_redone_once(client):
                                                            "version": hidden(page, "version")})
     page = client.get(undone.headers["Location"]).get_data(as_text=True)
     assert "Hand 6 undone." in page
-    redo = carried_fields(page, "Redo hand 6")
-    assert client.post(f"/matches/{match_id}/hands", data=redo).status_code == 302
-    assert client.post(f"/matches/{match_id}/hands", data=redo).status_code == 302  # a double tap
+    redo, action = carried_fields(page, "Redo hand 6"), form_action(page, "Redo hand 6")
+    assert client.post(action, data=redo).status_code == 302
+    assert client.post(action, data=redo).status_code == 302  # a double tap
+    assert export(client, match_id)["hands"] == before
+    # The undone deal is back in its place: nothing is left to restore, so it cannot be stored twice.
+    assert "Restore hand" not in client.get(f"/matches/{match_id}/history").get_data(as_text=True)
+
+
+def test_undo_redo_undo_offers_the_deal_once(client):
+    """The finding: undo, redo, undo the same deal offered two "Restore hand 6", and both stored it."""
+    match_id = import_match(client, case("seed001-ana-ben"))
+    before = export(client, match_id)["hands"]
+    for _ in range(2):
+        page = page_of(client, match_id)
+        undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": hidden(page, "csrf_token"),
+                                                               "version": hidden(page, "version")})
+        page = client.get(undone.headers["Location"]).get_data(as_text=True)
+        if _ == 0:
+            client.post(form_action(page, "Redo hand 6"), data=carried_fields(page, "Redo hand 6"))
+    history = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
+    assert unescape(history).count("Restore hand 6") == 1
+    client.post(form_action(history, "Restore hand 6"), data=carried_fields(history, "Restore hand 6"))
     assert export(client, match_id)["hands"] == before
 
 
-def test_a_redo_after_another_phone_saved_that_hand_is_asked(client):
+def test_a_redo_after_another_phone_saved_a_hand_is_stale(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     page = page_of(client, match_id)
     undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": hidden(page, "csrf_token"),
                                                            "version": hidden(page, "version")})
-    redo = carried_fields(client.get(undone.headers["Location"]).get_data(as_text=True), "Redo hand 6")
+    page = client.get(undone.headers["Location"]).get_data(as_text=True)
+    redo, action = carried_fields(page, "Redo hand 6"), form_action(page, "Redo hand 6")
     post_hand(client, match_id, winner="Ben", points="3")
-    asked = client.post(f"/matches/{match_id}/hands", data=redo)
-    assert asked.status_code == 409 and "Another phone already saved hand 6" in text_of(asked)
-    assert hand_count(client, match_id) == 6
+    asked = client.post(action, data=redo, follow_redirects=True)
+    assert "changed on another phone" in text_of(asked)
+    assert hand_count(client, match_id) == 6  # the history page still offers the undone deal, once
 
 
 # ---- delete asks first ----

@@ -132,6 +132,7 @@ def test_the_sql_files_make_the_schema_the_old_strings_made(tmp_path):
 TABLES_OBJECTS = {"play_table", "play_table_one_home", "sqlite_autoindex_play_table_1", "match_table",
                   "match_needs_table", "match_keeps_table"}  # what migration 0008 (tables) adds
 HISTORY_OBJECTS = {"hand_event", "hand_event_match"}  # what migration 0009 (hand history) adds
+EPOCH_OBJECTS = {"epoch"}  # what migration 0010 (the epoch; hands keep their places) adds
 
 
 def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
@@ -139,7 +140,7 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_file(old, len(OLD_MIGRATIONS))
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
-    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS  # 0005 to 0009
+    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS | EPOCH_OBJECTS  # 0005 to 0010
     assert {name for _, name in later} == added
     # 0006 adds columns to match, 0008 one more; 0008 rebuilds player and preset with a table each.
     rebuilt = {"match", "player", "preset", "hand"}  # 0009 adds `deleted` to match and hand

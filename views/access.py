@@ -15,7 +15,7 @@ from .forms import LoginForm, TablePassphraseForm
 from .targets import safe_path
 from models import logins, storage, throttle
 
-from .common import SPECTATOR_ENDPOINTS, current_table, home_url
+from .scope import SPECTATOR_ENDPOINTS, current_table, home_url
 
 bp = Blueprint("access", __name__)
 table_bp = Blueprint("table_access", __name__)  # a hosted table's own login and passphrase, under its prefix

@@ -21,7 +21,7 @@ from models.errors import N_, MatchError
 from models.hand import other
 from models.melds import MeldError, parse_meld
 
-from .common import match_or_404
+from .match_page import match_or_404
 
 bp = Blueprint("cards", __name__)
 

@@ -4,7 +4,9 @@ Opening a connection and setting its pragmas was a tenth of a saved hand, so eac
 thread keeps its own open between requests (SQLite connections are not shared across
 threads). Before each request the file is looked up again: a file deleted or moved
 while the server runs is DatabaseGone (nothing is written into an unlinked file), and a
-file replaced by another (a restore) gets a new connection.
+file replaced by another (a restore) gets a new connection, is brought up to the schema and
+gets a new epoch (models/connection.py) the first time this app meets it, so nothing kept from
+the file it replaced (whose versions may repeat its numbers) is ever handed out for it.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from models.flusher import Flusher
 from models.match_cache import MatchCache
 
 THREADS = "gin_ledger_connections"
+FILE = "gin_ledger_file"  # the identity of the file this app last gave an epoch
 FLUSHER = "gin_ledger_flusher"
 
 
@@ -50,17 +53,24 @@ def thread_connection(app: Flask) -> sqlite3.Connection:
     # NORMAL: a commit survives the server being killed; models/flusher.py puts it on the disk.
     kept.conn = storage.connect(path, create=False, synchronous="NORMAL")  # raises DatabaseGone
     kept.identity = identity
+    met_file(app, kept.conn, identity)
     return kept.conn
+
+
+def met_file(app: Flask, conn: sqlite3.Connection, identity: tuple[int, int]) -> None:
+    """Another file under the app's path (a backup restored over it): upgraded, and a new epoch, once."""
+    known = app.extensions[FILE]
+    with known["lock"]:
+        if known["identity"] == identity:
+            return
+        storage.migrate(conn, app.config["DATABASE"])  # a new epoch, and an older backup's schema brought up
+        storage.refresh_finished(conn)
+        known["identity"] = identity
 
 
 def match_cache() -> MatchCache:
     """The app's own cache of folded matches (app.init_caches), for the pages that list many."""
     return current_app.extensions[caches.EXTENSION].matches
-
-
-def race_cache() -> caches.BoundedCache:
-    """The app's own cache of open games' races (models/race.py), one point longer per saved hand."""
-    return current_app.extensions[caches.EXTENSION].races
 
 
 def close_db(exc: BaseException | None = None) -> None:
@@ -84,5 +94,10 @@ def init_app(app: Flask) -> None:
     keeper = storage.open_ledger(app.config["DATABASE"])  # raises SchemaTooNew: `flask run` stops there
     app.extensions["gin_ledger_keeper"] = keeper
     app.extensions[THREADS] = threading.local()
+    try:
+        identity = file_identity(app.config["DATABASE"])
+    except DatabaseGone:  # ":memory:", which no request can open: the first request says so
+        identity = None
+    app.extensions[FILE] = {"identity": identity, "lock": threading.Lock()}
     app.extensions[FLUSHER] = Flusher(app.config["DATABASE"])
     app.teardown_appcontext(close_db)

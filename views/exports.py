@@ -10,11 +10,12 @@ from flask import Blueprint, Response, render_template, request
 
 from .db import get_db
 from models import storage
-from models.matchfile import export_document
+from models.matchfile import export_document, match_document
 from models.sheetcsv import csv_text, sheet_rows
 
 from . import summary
-from .common import match_or_404, table_id
+from .match_page import match_or_404
+from .scope import table_id
 
 bp = Blueprint("exports", __name__)
 
@@ -30,10 +31,18 @@ def attachment(response: Response, filename: str) -> Response:
     return response
 
 
+def stored_document(stored) -> dict:
+    """The match file of a stored match: its hands and the replay's result, or, for a match that no longer
+    folds, its hands as entered alone (to repair elsewhere: nothing entered is held back)."""
+    if stored.refusal is not None:
+        return match_document(stored.match)
+    return export_document(stored.match, stored.sheet())
+
+
 @bp.get("/matches/<int:match_id>.json")
 def match_json(match_id: int):
     stored = match_or_404(match_id)
-    body = json.dumps(export_document(stored.match, stored.sheet()), ensure_ascii=False, indent=2)
+    body = json.dumps(stored_document(stored), ensure_ascii=False, indent=2)
     response = Response(body, mimetype="application/json")
     return attachment(response, file_stem(stored.match.players, match_id) + ".json")
 
@@ -52,7 +61,7 @@ def everything_zip():
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for stored in storage.list_matches(get_db(), finished=False, limit=-1, table=table_id()) + \
                 storage.list_matches(get_db(), finished=True, limit=-1, table=table_id()):
-            doc = export_document(stored.match, stored.sheet())
+            doc = stored_document(stored)
             name = file_stem(stored.match.players, stored.id) + ".json"
             archive.writestr(name, json.dumps(doc, ensure_ascii=False, indent=2))
     return Response(buffer.getvalue(), mimetype="application/zip",

@@ -18,9 +18,10 @@ from models.ledger import score_sheet
 from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
-from .common import (RESULT_NAMES, attach_error, closing_changes, explain_early_end, hand_form_for,
-                     device_name, hand_number_or_404, hand_url, line_summary, line_words, match_or_404, preview_data,
-                     render_match, sheet_url, table_id)
+from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match
+from .scope import device_name, table_id
+from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
+from .words import closing_changes, explain_early_end, line_summary, line_words
 
 bp = Blueprint("hands", __name__)
 
@@ -113,7 +114,8 @@ def add(match_id: int):
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
         saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
-                                 device=device_name(), cache=match_cache())
+                                 device=device_name(), known=stored)
+        match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
     except HandAlreadySaved as there:
         return another_deal(stored, form, hand, there)
     except MatchError as error:
@@ -166,10 +168,10 @@ def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
 
 
 def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status: int = 200):
-    sheet = stored.sheet()
-    line = sheet.lines[number - 1]
+    """The edit page; of a match that no longer folds (its repair), without the line the fold would give."""
+    line = stored.sheet().lines[number - 1] if stored.refusal is None else None
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
-                           line=line, result_name=RESULT_NAMES[line.outcome.result], form=form,
+                           line=line, result_name=RESULT_NAMES[line.outcome.result] if line else "", form=form,
                            preview=preview_data(stored)), status
 
 
@@ -180,10 +182,12 @@ def edit(match_id: int, number: int):
     return render_edit(stored, number, edit_form_for(stored, number))
 
 
-def report_change(before, saved: storage.Saved, what: str) -> None:
+def report_change(stored: storage.StoredMatch, saved: storage.Saved, what: str) -> None:
+    """What the change did, and what it moved in the games (a repair of a match that did not fold says only what)."""
     flash(what)
-    for message in closing_changes(before, saved.sheet):
-        flash(message, "warning")
+    if stored.refusal is None and saved.sheet is not None:
+        for message in closing_changes(stored.sheet(), saved.sheet):
+            flash(message, "warning")
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:number>")
@@ -209,7 +213,7 @@ def update(match_id: int, number: int):
     except MatchError as error:
         attach_error(form, explain_early_end(error))
         return render_edit(stored, number, form, 400)
-    report_change(stored.sheet(), saved, gettext("Hand %(number)s changed; the sheet is recomputed.", number=number))
+    report_change(stored, saved, gettext("Hand %(number)s changed; the sheet is recomputed.", number=number))
     return redirect(hand_url(match_id, number, saved.sheet))  # an old hand is on the whole sheet
 
 
@@ -218,6 +222,10 @@ def confirm_delete(match_id: int, number: int):
     """Deleting moves every later hand: say what moves (the engine folds the match without it) before."""
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if stored.refusal is not None:  # a repair: the fold says nothing of this match until it folds again
+        return render_template("delete_hand.html", stored=stored, match=stored.match, number=number,
+                               summary=gettext("Hand %(number)s", number=number), changes=[], refusal=None,
+                               form=VersionForm(formdata=None, version=stored.version))
     before = stored.sheet()
     try:
         changes = [render(m) for m in deletion_changes(before, without_hand(stored.match, number), number)]
@@ -243,11 +251,10 @@ def undo(match_id: int):
         flash(gettext("There is no hand to undo."))
         return redirect(sheet_url(match_id))
     number = len(stored.match.hands)
-    return remove(stored, number, gettext("Hand %(number)s undone.", number=number), redo=stored.match.hands[-1],
-                  action="undone")
+    return remove(stored, number, gettext("Hand %(number)s undone.", number=number), redo=True, action="undone")
 
 
-def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | None = None, action: str = "deleted"):
+def remove(stored: storage.StoredMatch, number: int, what: str, redo: bool = False, action: str = "deleted"):
     form = VersionForm()
     if not form.validate_on_submit():
         flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
@@ -262,14 +269,9 @@ def remove(stored: storage.StoredMatch, number: int, what: str, redo: Hand | Non
         flash(translated(explain_early_end(error)), "error")
         return redirect(sheet_url(stored.id))
     flash(what)
-    before = stored.sheet()
-    for message in deletion_changes(before, saved.sheet, number):
-        flash(render(message), "warning")
-    if redo is not None:
-        # Exactly once: a new one-time id, and the number it had, so a redo after another phone saved is asked.
-        offer_way_back("redo", number, fields=[("form_id", secrets.token_urlsafe(12)), ("number", str(number)),
-                                               ("confirmed", "yes")] + entry_fields(redo.to_dict()),
-                       hand_id=saved.hand_id, version=saved.version)
-    else:
-        offer_way_back("restore", number, hand_id=saved.hand_id, version=saved.version)
+    if stored.refusal is None and saved.sheet is not None:
+        for message in deletion_changes(stored.sheet(), saved.sheet, number):
+            flash(render(message), "warning")
+    # The way back puts the very row back in its place (history.restore_hand): a deal is offered once.
+    offer_way_back("redo" if redo else "restore", number, hand_id=saved.hand_id, version=saved.version)
     return redirect(sheet_url(stored.id))

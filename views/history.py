@@ -21,7 +21,10 @@ from models.entry import read_entry
 from models.errors import MatchError, Message
 from models.ledger import Sheet
 
-from .common import attach_error, device_name, hand_form_for, hand_url, line_summary, match_or_404, sheet_url, table_id
+from .match_page import attach_error, hand_form_for, match_or_404
+from .scope import device_name, table_id
+from .sheet import hand_url, sheet_url
+from .words import line_summary
 
 bp = Blueprint("history", __name__)
 
@@ -80,11 +83,11 @@ def insert(match_id: int):
     if saved.duplicate:
         flash(gettext("That hand was already saved; nothing was added twice."))
         return redirect(sheet_url(match_id))
-    flash(gettext("Inserted as hand %(number)s; the hands after it moved down one.", number=before))
-    flash(line_summary(saved.sheet.lines[before - 1]), "saved")
-    for message in insertion_changes(stored.sheet(), saved.sheet, before):
+    flash(gettext("Inserted as hand %(number)s; the hands after it moved down one.", number=saved.number))
+    flash(line_summary(saved.sheet.lines[saved.number - 1]), "saved")
+    for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
         flash(render(message), "warning")
-    return redirect(hand_url(match_id, before, saved.sheet))
+    return redirect(hand_url(match_id, saved.number, saved.sheet))
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:hand_id>/restore")
@@ -97,7 +100,10 @@ def restore_hand(match_id: int, hand_id: int):
         return redirect(sheet_url(match_id))
     try:
         saved = history.restore_hand(get_db(), match_id, hand_id, read_count(form.version.data, VERSION_DIGITS),
-                                     table=table_id(), device=device_name())
+                                     table=table_id(), device=device_name(),
+                                     confirmed=request.form.get("confirmed") == "yes")
+    except storage.RestoreChanges as changes:
+        return ask_restore(stored, hand_id, form.version.data or "", changes)
     except storage.StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
@@ -113,6 +119,16 @@ def restore_hand(match_id: int, hand_id: int):
     for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
         flash(render(message), "warning")
     return redirect(hand_url(match_id, saved.number, saved.sheet))
+
+
+def ask_restore(stored: storage.StoredMatch, hand_id: int, version: str, changes: storage.RestoreChanges):
+    """A restore that changes what was already settled (a closed game, the result) is asked first."""
+    return render_template(
+        "confirm_hand.html", stored=stored, match=stored.match,
+        title=gettext("Restoring this hand changes games already closed:"),
+        lines=[render(message) for message in changes.messages],
+        fields=[("version", version), ("confirmed", "yes")], button=gettext("Restore it anyway"),
+        action=url_for("history.restore_hand", match_id=stored.id, hand_id=hand_id)), 409
 
 
 def match_words(stored: storage.StoredMatch) -> str:

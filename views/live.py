@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from flask import Blueprint, url_for
 
-from .common import big_page, live_fragment, match_or_404
+from .following import big_page, live_fragment
+from .match_page import match_or_404
 
 bp = Blueprint("live", __name__)
 

@@ -17,7 +17,9 @@ from models.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_pers
 from models.rules import PRESETS, Rules, rules_from
 
 from . import summary
-from .common import attach_error, match_or_404, sheet_context, table_id, render_match
+from .match_page import attach_error, match_or_404, render_match
+from .scope import table_id
+from .sheet import sheet_context
 
 bp = Blueprint("matches", __name__)
 
@@ -29,13 +31,18 @@ def render_home(import_form: ImportForm, status: int = 200):
     abandoned = storage.count_abandoned(db, table=table_id())
     return render_template(
         "home.html",
-        playing=[(m, m.sheet()) for m in storage.list_matches(db, finished=False, cache=match_cache(), table=table_id())],
-        finished=[(m, m.sheet()) for m in storage.list_matches(db, finished=True, limit=30, cache=match_cache(), table=table_id())],
+        playing=with_sheets(storage.list_matches(db, finished=False, cache=match_cache(), table=table_id())),
+        finished=with_sheets(storage.list_matches(db, finished=True, limit=30, cache=match_cache(), table=table_id())),
         abandoned=abandoned,
         # The folded list is drawn only when there is something in it; it costs a fold per match.
-        set_aside=[(m, m.sheet()) for m in storage.abandoned_matches(db, cache=match_cache(), table=table_id())] if abandoned else [],
+        set_aside=with_sheets(storage.abandoned_matches(db, cache=match_cache(), table=table_id())) if abandoned else [],
         import_form=import_form, reopen_form=VersionForm(formdata=None), tonight=summary.table_tonight(),
     ), status
+
+
+def with_sheets(matches: list[storage.StoredMatch]) -> list[tuple]:
+    """Each match with its sheet, or None for one that no longer folds (listed, to be opened and repaired)."""
+    return [(m, m.sheet() if m.refusal is None else None) for m in matches]
 
 
 @bp.get("/")

@@ -14,7 +14,7 @@ from models.sheetcsv import csv_text, sheet_rows
 from models.stats import player_record, running_net
 
 from . import summary
-from .common import table_id
+from .scope import table_id
 
 
 bp = Blueprint("players", __name__)
@@ -48,6 +48,7 @@ def index():
 def show(player_id: int):
     player = player_or_404(player_id)
     matches = storage.matches_of(get_db(), player["name"], cache=match_cache(), table=table_id())
+    matches = [m for m in matches if m.refusal is None]  # one that no longer folds counts for nothing
     sheets = [m.sheet() for m in matches]
     opponents = sorted({name for s in sheets for name in s.players if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
@@ -59,6 +60,7 @@ def show(player_id: int):
 def head_to_head(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
     matches = storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id())
+    matches = [m for m in matches if m.refusal is None]  # one that no longer folds counts for nothing
     sheets = [m.sheet() for m in matches]
     names = (one["name"], two["name"])
     records = [player_record(name, sheets) for name in names]
@@ -70,7 +72,7 @@ def head_to_head(player_id: int, other_id: int):
 
 def matches_rows(matches):
     """The hands of several matches in one table: which match, when, who, then the hand."""
-    for index, stored in enumerate(matches):
+    for index, stored in enumerate(m for m in matches if m.refusal is None):
         rows = sheet_rows(stored.sheet())
         header = next(rows)
         if index == 0:

@@ -16,7 +16,8 @@ from .i18n import translated_reason
 from models.hand import MAX_DEADWOOD
 from models.preview import REFUSED, Preview, preview_hand
 
-from .common import (explain_early_end, hand_number_or_404, line_summary, line_words, match_or_404)
+from .match_page import hand_number_or_404, match_or_404
+from .words import explain_early_end, line_summary, line_words
 
 bp = Blueprint("preview", __name__)
 

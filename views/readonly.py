@@ -3,13 +3,15 @@
 Its address names only the match's view token, never the table's key (on a hosted
 server the key is the way into the whole table): views/tables.py finds the table
 from the token. The sheet, the whole sheet, its live fragment and its big screen are open without
-any passphrase (views/access.py, common.SPECTATOR_ENDPOINTS).
+any passphrase (views/access.py, scope.SPECTATOR_ENDPOINTS).
 """
 from __future__ import annotations
 
 from flask import Blueprint, render_template, url_for
 
-from .common import big_page, live_fragment, match_by_token_or_404, sheet_context
+from .following import big_page, live_fragment
+from .match_page import match_by_token_or_404
+from .sheet import sheet_context
 
 bp = Blueprint("readonly", __name__)
 

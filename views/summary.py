@@ -16,7 +16,7 @@ from models.stakes import payments
 
 from .db import get_db, match_cache
 from .i18n import money, number, signed
-from .common import table_id
+from .scope import table_id
 
 
 def match_label(stored: storage.StoredMatch) -> str:
@@ -51,7 +51,7 @@ def played_matches(matches: list[storage.StoredMatch]) -> list[Played]:
     open_ids = [stored.id for stored in matches if not stored.finished]
     last = storage.last_hand_times(get_db(), open_ids, table=table_id()) if open_ids else {}
     return [Played(stored.id, stamp(stored.created), stamp(stored.finished or last.get(stored.id) or stored.created),
-                   stored.sheet(), stored.stake) for stored in matches]
+                   stored.sheet(), stored.stake) for stored in matches if stored.refusal is None]
 
 
 def table_tonight() -> list[dict]:

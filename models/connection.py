@@ -1,0 +1,130 @@
+"""The SQLite file: a connection with the settings every connection needs, the schema brought up to
+date, a consistent snapshot for reads, the online backup, and the file's epoch.
+
+The epoch is a random word kept in the file (table `epoch`). Every kept thing is keyed by it beside
+a match's version, and it changes whenever the file may hold another history than the one the
+versions counted: every start (a new file, a newer schema) and every time a server finds another
+file under its path (a restore, views/db.py). A restored file's versions can repeat numbers the
+running app already used for other contents; with a new epoch they are new keys.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from urllib.parse import quote
+
+from . import schema
+from .errors import DatabaseGone
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def connect(path: str, create: bool = True, synchronous: str = "FULL") -> sqlite3.Connection:
+    """A connection with the settings every connection needs.
+
+    isolation_level=None leaves transactions to the unit of work (models/work.py), so no implicit
+    deferred transaction can turn a read-then-write into a lost update. FULL (the command line, the
+    start) syncs every commit; a request's connection asks NORMAL and leaves the fsync to
+    models/flusher.py. With create=False (a request's connection: the start made the file) a
+    missing file is DatabaseGone, not a new empty database.
+    """
+    if create:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    else:
+        try:
+            conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=rw", uri=True,
+                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.OperationalError as error:
+            raise DatabaseGone(path, str(error)) from None
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    if synchronous not in ("FULL", "NORMAL"):
+        raise ValueError(synchronous)
+    conn.execute(f"PRAGMA synchronous = {synchronous}")  # nosec B608 - one of the two names above
+    return conn
+
+
+@contextmanager
+def immediate(conn: sqlite3.Connection):
+    """Take the write lock before reading, so what was read is still true at commit.
+
+    Only the unit of work (models/work.py) and the tables that hold no match (logins, the
+    throttle) use it directly."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def snapshot(conn: sqlite3.Connection):
+    """Several reads that see one state of the file (a match row and its hands), or the caller's
+    own transaction when it holds one."""
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        conn.execute("COMMIT")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def new_epoch(conn: sqlite3.Connection) -> str:
+    """A new epoch for the file; the caller holds the write lock (or none: it is one statement)."""
+    epoch = secrets.token_hex(8)
+    conn.execute("INSERT INTO epoch (id, value) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value",
+                 (epoch,))
+    return epoch
+
+
+def epoch_of(conn: sqlite3.Connection) -> str:
+    return conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection, path: str = "") -> int:
+    """Bring a new or old file up to the current schema in one transaction, under a new epoch."""
+    with immediate(conn):
+        version = schema.apply(conn, path)
+        new_epoch(conn)
+        return version
+
+
+def open_ledger(path: str) -> sqlite3.Connection:
+    """A connection to an upgraded file with a true `finished` index; a newer Gin Ledger's file is refused untouched."""
+    from .finished import refresh_finished
+
+    schema.refuse_newer(schema.file_version(path), path)
+    conn = connect(path)
+    try:
+        migrate(conn, path)
+        refresh_finished(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def backup(source_path: str, target_path: str) -> int:
+    """SQLite's online backup API: a consistent copy even while hands are being written."""
+    source = connect(source_path)
+    target = sqlite3.connect(target_path)
+    try:
+        source.backup(target)
+        target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
+        return target.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        target.close()
+        source.close()

@@ -1,0 +1,83 @@
+"""The match page: the match a request names, the hand form as the page shows it, the page itself
+(kept whole per key with a fresh form, views/pages.py), and the page of a match that no longer folds."""
+from __future__ import annotations
+
+from flask import abort, render_template, url_for
+
+from .db import get_db, match_cache
+from .forms import HandForm, new_form_id
+# The page's catalogue, looked up once a request.
+from .i18n import page_gettext as gettext, translated, translated_reason
+from .pages import blank, kept_page
+from .scope import table_id
+from .sheet import sheet_context
+from models import storage
+from models.errors import MatchError
+
+
+def match_or_404(match_id: int) -> storage.StoredMatch:
+    """The match as stored now (from the app's cache when its epoch and version are the row's)."""
+    try:
+        return storage.get_match(get_db(), match_id, table=table_id(), cache=match_cache())
+    except storage.NoSuchMatch:
+        abort(404, description=gettext("There is no such match."))
+
+
+def match_by_token_or_404(token: str) -> storage.StoredMatch:
+    try:
+        return storage.get_match_by_token(get_db(), token, table=table_id())
+    except storage.NoSuchMatch:
+        abort(404, description=gettext("This read-only link is not known here."))
+
+
+def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
+    if not 1 <= number <= len(stored.match.hands):
+        abort(404, description=gettext("There is no such hand in this match."))
+
+
+def attach_error(form, error: MatchError) -> None:
+    """Show the engine's refusal next to the field it names."""
+    name = error.field.removeprefix("rules.").replace(".", "_")  # cards.knocker -> cards_knocker
+    field = getattr(form, name, None)
+    if field is not None and hasattr(field, "errors"):
+        field.errors = list(field.errors) + [translated_reason(error)]
+    else:
+        form.form_errors.append(translated(error))
+
+
+def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> HandForm:
+    form = form or HandForm(formdata=None)
+    form.set_players(stored.match.players)
+    if not form.form_id.data:
+        form.new_form_id()
+    form.version.data = str(stored.version)
+    if not form.number.data:  # a refused post keeps the number it entered, so its next save is still checked
+        form.number.data = str(len(stored.match.hands) + 1)
+    return form
+
+
+def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
+    """The match page. With a fresh hand form the page is the same for every request of this version
+    but for the form's one-time id (a blank), so it is kept whole; a refused or prefilled form is
+    drawn as it is. A match that no longer folds gets the page that says why and how to repair it."""
+    if stored.refusal is not None:
+        return render_broken(stored), status
+
+    def draw(shown: HandForm) -> str:
+        return render_template("match.html", form=shown, page_here=url_for("matches.show", match_id=stored.id),
+                               **sheet_context(stored))
+    if form is not None:
+        return draw(hand_form_for(stored, form)), status
+    fresh = hand_form_for(stored)
+    fresh.form_id.data = blank("form_id")
+    return kept_page("match", stored, False, lambda: draw(fresh), {"form_id": new_form_id()}), status
+
+
+def render_broken(stored: storage.StoredMatch) -> str:
+    """A stored match whose hands no longer fold (a file from elsewhere, an engine that changed): the
+    refusal, which names its hand, and the taps that repair it (edit or delete that hand, undo)."""
+    error = stored.refusal
+    number = error.hand if error.hand is not None and 1 <= error.hand <= len(stored.match.hands) else None
+    return render_template("broken_match.html", stored=stored, match=stored.match, reason=translated(error),
+                           number=number, hands=[hand.to_dict() for hand in stored.match.hands],
+                           version=stored.version)

@@ -1,0 +1,109 @@
+"""The one cache of pages: a match page with a fresh hand form and a match's live fragment, each
+kept whole, drawn once per key and then only filled in.
+
+The key is what the page shows: `stored.key` (the file's epoch, the match's id and its version: every
+write bumps the version, models/work.py, and a restored file has a new epoch), whether it is the
+read-only view, and what the page shows of the request (`request_part`). Nothing else goes into a
+kept page: what two requests for the same page must not share is drawn as a blank (`blank`) and
+filled for each request: the CSRF token, the hand form's one-time id, the session's notices (the
+flashes and the way back) and the logout button.
+"""
+from __future__ import annotations
+
+import secrets
+import sys
+from datetime import datetime
+
+from flask import current_app, g, render_template, request
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
+
+from models import caches
+
+from .i18n import current_language
+
+# Private-use characters and a per-process random word: no template, name or number contains it.
+MARK = "\ue000" + secrets.token_hex(6)
+END = "\ue001"
+CSRF = "csrf"
+# Drawn for each request, never kept: what the session says (the flashes and the way back, the logout button).
+PER_REQUEST = {"notices": "_notices.html", "logout": "_logout.html"}
+
+
+def blank(name: str) -> str:
+    """Where this request's `name` goes in a kept page (a form field's value, say)."""
+    return f"{MARK}{name}{END}"
+
+
+def drawing_kept() -> bool:
+    return g.get("drawing_kept", False)
+
+
+def per_request(name: str, **context) -> Markup:
+    """A part of the page that is this request's own; in a page being kept, a blank for it."""
+    if drawing_kept():
+        return Markup(blank(name))
+    return Markup(render_template(PER_REQUEST[name], **context))
+
+
+def request_part() -> tuple:
+    """What a kept page shows of the request: its language, the table's key, the address the app is
+    reached and mounted at (a printed long sheet names its whole sheet's address), and the day (a
+    match page says 'today 20:14', which at midnight is 'yesterday')."""
+    table = g.get("table")
+    return (current_language(), table.key if table is not None else None, request.host_url, request.script_root,
+            datetime.now().astimezone().date())
+
+
+class Blanked:
+    """A kept page cut at its blanks once: (text, name, text, name, …, text), filled with one join."""
+
+    __slots__ = ("pieces", "size")
+
+    def __init__(self, text: str):
+        pieces: list[str] = []
+        first, *rest = text.split(MARK)
+        pieces.append(first)
+        for piece in rest:
+            name, _, after = piece.partition(END)
+            pieces += (name, after)
+        self.pieces = tuple(pieces)
+        self.size = sum(sys.getsizeof(piece) for piece in pieces) + 64
+
+    def filled(self, values: dict) -> str:
+        out, made = [self.pieces[0]], {}
+        for i in range(1, len(self.pieces), 2):
+            name = self.pieces[i]
+            if name not in made:
+                value = values[name]
+                made[name] = value() if callable(value) else str(escape(value))
+            out += (made[name], self.pieces[i + 1])
+        return "".join(out)
+
+
+def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -> str:
+    """The page `draw()` draws for `stored`, kept by its key; `values` fill the blanks it drew."""
+    key = (what, stored.key, readonly, request_part())
+    cache = current_app.extensions[caches.EXTENSION].pages
+    found = cache.get(key)
+    if found is None:
+        token = generate_csrf()
+        g.drawing_kept = True
+        try:
+            html = draw()
+        finally:
+            g.pop("drawing_kept", None)
+        found = Blanked(html.replace(token, blank(CSRF)))
+        cache.put(key, found)
+    filling = {CSRF: generate_csrf, **values}
+    for name, template in PER_REQUEST.items():
+        filling[name] = lambda template=template: render_template(template, stored=stored)
+    return found.filled(filling)
+
+
+def entry_size(page: Blanked) -> int:
+    return page.size
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals.update(per_request=per_request)
