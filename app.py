@@ -105,7 +105,6 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     tables.init_app(app)  # the table is found from the address before every before_request hook
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
     app.before_request(access.require_passphrase)
-    app.jinja_env.globals["logout_offered"] = access.logout_offered
     app.before_request(access.require_table_passphrase)
     app.before_request(tables.remember_table)
     csrf.init_app(app)
@@ -143,7 +142,7 @@ def announce_addresses(app: Flask) -> None:
 
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
-    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, pages, tables
+    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, tables, template_globals
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
@@ -155,16 +154,9 @@ def register_views(app: Flask) -> None:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)
     app.register_blueprint(pwa.bp)
-    pages.init_app(app)
+    template_globals.init_app(app)
     app.after_request(security_headers)
-    from views.charts import plot
-    from views.scope import current_table, home_url, hosted as is_hosted, in_table
-    from views.qr import qr_svg, table_base_url, table_url
-
     app.after_request(pwa.cache_versioned_static)
-    app.jinja_env.globals.update(current_table=current_table, home_url=home_url, hosted=is_hosted, in_table=in_table,
-                                 plot=plot, qr=qr_svg, table_url=table_url, table_base_url=table_base_url, asset=pwa.asset,
-                                 icon_data_uri=pwa.icon_data_uri(app.static_folder))
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -200,7 +200,6 @@ def login_table():
                           lambda: unlock_table(table))
 
 
-@table_bp.app_template_global()
 def table_passphrase_form() -> TablePassphraseForm:
     return TablePassphraseForm(formdata=None)
 

@@ -128,10 +128,6 @@ def card_face(code: str) -> dict | None:
             "suit_name": suit, "label": gettext("%(rank)s of %(suit)s", rank=RANK_WORDS.get(rank, rank), suit=suit)}
 
 
-@bp.app_template_global("card_face")
-def _card_face(code: str) -> dict | None:
-    return card_face(code)
-
 
 def use_url(match_id: int, taps: Taps, deal: Deal) -> str:
     """The match page with the hand form filled from the counts (matches.prefilled_form reads it)."""

@@ -145,7 +145,6 @@ def offer_way_back(kind: str, number: int, **details) -> None:
     session["way_back"] = {"kind": kind, "number": number, **details}
 
 
-@bp.app_template_global()
 def way_back() -> dict | None:
     """The way back offered by the last change, once: the page that shows the flash shows it too."""
     return session.pop("way_back", None)

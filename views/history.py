@@ -163,7 +163,6 @@ def restore_match(match_id: int):
     return redirect(url_for("matches.show", match_id=match_id))
 
 
-@bp.app_template_global()
 def deleted_matches() -> list[storage.StoredMatch]:
     """The home page's folded "Deleted matches" list (at most 20, the latest first)."""
     return history.deleted_matches(get_db(), table=table_id())

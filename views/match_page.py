@@ -78,6 +78,9 @@ def render_broken(stored: storage.StoredMatch) -> str:
     refusal, which names its hand, and the taps that repair it (edit or delete that hand, undo)."""
     error = stored.refusal
     number = error.hand if error.hand is not None and 1 <= error.hand <= len(stored.match.hands) else None
-    return render_template("broken_match.html", stored=stored, match=stored.match, reason=translated(error),
+    reason = translated_reason(error)
+    if number is not None:  # "Hand 14: the match was already over after hand 13", as a saved hand is told
+        reason = gettext("Hand %(number)s: %(summary)s", number=number, summary=reason)
+    return render_template("broken_match.html", stored=stored, match=stored.match, reason=reason,
                            number=number, hands=[hand.to_dict() for hand in stored.match.hands],
                            version=stored.version)

@@ -199,7 +199,7 @@ def change_standing(match_id: int, change, message: str, then: str):
         expired_form()
         return redirect(url_for("matches.show", match_id=match_id))
     change(get_db(), match_id, table=table_id())
-    flash(gettext(message, match=match_label(stored)))
+    flash(gettext(message, match=summary.match_label(stored)))
     return redirect(url_for(then, match_id=match_id) if then == "matches.show" else url_for(then))
 
 
@@ -216,17 +216,11 @@ def reopen(match_id: int):
     return change_standing(match_id, storage.reopen_match, N_("%(match)s is open again."), "matches.show")
 
 
-match_label = bp.app_template_global()(summary.match_label)
-result_line = bp.app_template_global()(summary.result_line)
-
-
-@bp.app_template_global()
 def match_state(stored: storage.StoredMatch) -> str:
     """A finished match's result or an open one's games, as the evening lists it."""
     return summary.match_state(stored, stored.sheet())
 
 
-@bp.app_template_global()
 def match_share_text(stored: storage.StoredMatch) -> str:
     """The finished match page's Share text, the same as /matches/<id>/summary.txt."""
     return summary.as_text(summary.match_lines(stored))
@@ -271,7 +265,6 @@ def join(match_id: int):
     return render_template("join.html", stored=stored, match=stored.match)
 
 
-@bp.app_template_global()
 def match_name_form(stored: storage.StoredMatch) -> MatchNameForm:
     """The match page's name form, filled with the present name."""
     return MatchNameForm(formdata=None, name=stored.name or "")
@@ -302,7 +295,6 @@ DEALER_PHRASES = {
 }
 
 
-@bp.app_template_global()
 def rules_summary(rules: Rules) -> str:
     """A preset in one line by its own settings: gin, undercut and box always, then whatever else
     differs from Classic, so a table's own preset never reads like Modern when it is not."""

@@ -103,7 +103,3 @@ def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -
 
 def entry_size(page: Blanked) -> int:
     return page.size
-
-
-def init_app(app) -> None:
-    app.jinja_env.globals.update(per_request=per_request)

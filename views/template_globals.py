@@ -1,0 +1,31 @@
+"""Every name a template may use besides Jinja's own and the languages' (views/i18n.py), in one place.
+
+Each helper is defined in the room of its concept and imported here; no blueprint registers a global
+for other blueprints' templates, so what a template can call is read off this one list.
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from . import access, cards, hands, history, matches, pages, pwa, summary
+    from .charts import plot
+    from .qr import qr_svg, table_base_url, table_url
+    from .scope import current_table, home_url, hosted, in_table
+
+    app.jinja_env.globals.update(
+        # the table and the app's addresses
+        current_table=current_table, home_url=home_url, hosted=hosted, in_table=in_table,
+        table_url=table_url, table_base_url=table_base_url, qr=qr_svg,
+        asset=pwa.asset, icon_data_uri=pwa.icon_data_uri(app.static_folder),
+        # this request's own parts of a kept page (views/pages.py), and who may log out
+        per_request=pages.per_request, logout_offered=access.logout_offered,
+        table_passphrase_form=access.table_passphrase_form,
+        # a match in words and forms
+        match_label=summary.match_label, result_line=summary.result_line, match_state=matches.match_state,
+        match_share_text=matches.match_share_text, match_name_form=matches.match_name_form,
+        rules_summary=matches.rules_summary, way_back=hands.way_back, deleted_matches=history.deleted_matches,
+        # drawings
+        plot=plot, card_face=cards.card_face,
+    )
