@@ -85,6 +85,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
+        TABLE_STARTS_PER_MINUTE=3,  # new tables one address may start a minute on a hosted server
         PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/pages.py; about 30 KB a match page)
     )
     app.config.from_prefixed_env()
@@ -106,6 +107,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
     app.before_request(access.require_passphrase)
     app.before_request(access.require_table_passphrase)
+    access.note_passphrase(app)
     app.before_request(tables.remember_table)
     csrf.init_app(app)
     cli.register(app)

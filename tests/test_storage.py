@@ -133,6 +133,9 @@ TABLES_OBJECTS = {"play_table", "play_table_one_home", "sqlite_autoindex_play_ta
                   "match_needs_table", "match_keeps_table"}  # what migration 0008 (tables) adds
 HISTORY_OBJECTS = {"hand_event", "hand_event_match"}  # what migration 0009 (hand history) adds
 EPOCH_OBJECTS = {"epoch"}  # what migration 0010 (the epoch; hands keep their places) adds
+# what migration 0011 adds: failures per scope, passphrase generations, table starts per address
+LIMIT_OBJECTS = {"login_failure_scope", "passphrase_generation",
+                 "table_start", "table_start_address"}
 
 
 def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
@@ -140,10 +143,10 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_file(old, len(OLD_MIGRATIONS))
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
-    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS | EPOCH_OBJECTS  # 0005 to 0010
+    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS | EPOCH_OBJECTS | LIMIT_OBJECTS  # 0005 to 0011
     assert {name for _, name in later} == added
     # 0006 adds columns to match, 0008 one more; 0008 rebuilds player and preset with a table each.
-    rebuilt = {"match", "player", "preset", "hand"}  # 0009 adds `deleted` to match and hand
+    rebuilt = {"match", "player", "preset", "hand", "login_failure"}  # 0009 adds `deleted`; 0011 `scope`
     assert tables(fresh, exclude=added | rebuilt) == tables(old, exclude=rebuilt)
     old_match, new_match = tables(old)[("table", "match")], tables(fresh)[("table", "match")]
     assert new_match == old_match.replace(

@@ -64,10 +64,25 @@ def current_login() -> logins.Login | None:
         login_id = session.get(SESSION_KEY)
         if isinstance(login_id, str):
             found = logins.find(get_db(), login_id, lifetime())
-            digest = passphrase_digest(found.scope) if found else None
-            if digest is not None and hmac.compare_digest(found.digest, digest):
+            if found is not None and current_passphrase_login(found):
                 g.login = found
     return g.login
+
+
+def current_passphrase_login(found: logins.Login) -> bool:
+    """Made with the scope's passphrase of today, and in its generation (not one changed and changed back)."""
+    digest = passphrase_digest(found.scope)
+    return (digest is not None and hmac.compare_digest(found.digest, digest)
+            and found.generation == logins.generation(get_db(), found.scope, digest))
+
+
+def note_passphrase(app) -> None:
+    """At start: a server passphrase other than the last one seen starts its generation now, even if no
+    one logs in before it is changed back."""
+    with app.app_context():
+        digest = passphrase_digest(SERVER)
+        if digest is not None:
+            logins.generation(get_db(), SERVER, digest)
 
 
 def signed_in(scope: str = SERVER) -> bool:
@@ -122,9 +137,7 @@ def table_unlocked(table: storage.Table) -> bool:
     if not isinstance(login_id, str):
         return False
     found = logins.find(get_db(), login_id, lifetime())
-    digest = passphrase_digest(table_scope(table))
-    return (found is not None and digest is not None and found.scope == table_scope(table)
-            and hmac.compare_digest(found.digest, digest))
+    return found is not None and found.scope == table_scope(table) and current_passphrase_login(found)
 
 
 def require_table_passphrase():
@@ -154,17 +167,20 @@ def login():
     form = LoginForm()
     if not form.validate_on_submit():
         return render_template("login.html", form=form), 400 if request.method == "POST" else 200
-    correct = hmac.compare_digest(form.passphrase.data.encode(), passphrase().encode())
-    return answer_attempt(form, correct, lambda: start_session(SERVER))
+    return answer_attempt(form, SERVER, lambda: hmac.compare_digest(form.passphrase.data.encode(),
+                                                                    passphrase().encode()),
+                          lambda: start_session(SERVER))
 
 
-def answer_attempt(form: LoginForm, correct: bool, let_in: Callable[[], None]):
-    """One rate limit for the server's passphrase and every table's: checked and counted in one
-    transaction per client address; the right passphrase from an address that was not failing passes."""
-    outcome = throttle.attempt(get_db(), request.remote_addr or "unknown", correct)
-    if outcome is throttle.BLOCKED:
+def answer_attempt(form: LoginForm, scope: str, check: Callable[[], bool], let_in: Callable[[], None]):
+    """One rate limit per client address and per scope (the server's passphrase, each table's): the try
+    is counted before the passphrase is compared (a blocked try hashes nothing), and a right one
+    clears only its own scope's failures."""
+    reserved = throttle.reserve(get_db(), request.remote_addr or "unknown", scope)
+    if reserved.row is None:
         form.passphrase.errors.append(gettext("Too many wrong tries; wait a quarter of an hour."))
         return render_template("login.html", form=form), 429
+    outcome = throttle.settle(get_db(), reserved, check())
     if outcome is throttle.PASSED:
         let_in()
         flash(gettext("Welcome to the table."))
@@ -196,7 +212,8 @@ def login_table():
     form = LoginForm()
     if not form.validate_on_submit():
         return render_template("login.html", form=form), 400 if request.method == "POST" else 200
-    return answer_attempt(form, check_password_hash(table.passphrase_hash, form.passphrase.data),
+    return answer_attempt(form, table_scope(table), lambda: check_password_hash(table.passphrase_hash,
+                                                                                form.passphrase.data),
                           lambda: unlock_table(table))
 
 

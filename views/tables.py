@@ -14,7 +14,7 @@ from flask_babel import gettext
 
 from .db import get_db
 from .forms import StartTableForm
-from models import storage
+from models import storage, throttle
 
 from .scope import SPECTATOR_ENDPOINTS, hosted
 
@@ -87,6 +87,11 @@ def start():
     form = StartTableForm()
     if not form.validate_on_submit():
         return render_front(form, 400)
+    if not throttle.may_start_table(get_db(), request.remote_addr or "unknown",
+                                    allowed=int(current_app.config["TABLE_STARTS_PER_MINUTE"])):
+        form.table_name.errors = list(form.table_name.errors) + [
+            gettext("This address started several tables in the last minute; wait a minute, then start yours.")]
+        return render_front(form, 429)
     g.table = storage.create_table(get_db(), form.table_name.data.strip() or gettext("Our table"))
     remember_table()
     return redirect(url_for("matches.home"), 303)
