@@ -8,12 +8,12 @@ fold's to compute.
 from __future__ import annotations
 
 import json
-import unicodedata
 
 from .entry import read_hand
 from .errors import N_, MatchError
 from .ledger import Sheet, score_sheet
 from .match import FORMATS, Match
+from .names import codes, identity, refused_characters
 from .rules import rules_from
 
 MAX_NAME = 40
@@ -67,13 +67,8 @@ def read_players(doc: dict) -> tuple[str, str]:
 
 
 def name_key(name: str) -> str:
-    """Who a name is: Unicode NFC, case folded, runs of white space as one space.
-
-    "Ana", "ana" and "ANA" are one person, and so is "Zoë" typed as one character
-    or as e and a combining diaeresis; a keyboard decides those, not the player.
-    """
-    folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
-    return unicodedata.normalize("NFC", folded)
+    """Who a name is (models/names.identity)."""
+    return identity(name)
 
 
 def same_person(one: str, two: str) -> bool:
@@ -87,8 +82,9 @@ def check_name(name: object, field: str) -> str:
         raise MatchError(field, N_("a name may have at most {most} characters"), most=MAX_NAME)
     if name != name.strip():
         raise MatchError(field, N_("{name!r} starts or ends with a space"), name=name)
-    if any(ord(ch) < 32 for ch in name):
-        raise MatchError(field, N_("a name may not hold control characters"))
+    if refused_characters(name):
+        raise MatchError(field, N_("may not hold control or invisible formatting characters ({codes})"),
+                         codes=codes(refused_characters(name)))
     return name
 
 

@@ -11,6 +11,7 @@ import sqlite3
 from .connection import now
 from .errors import N_, NoSuchMatch, Plural, PlayerProblem
 from .matchfile import name_key
+from .names import skeleton
 from .work import Work, unit_of_work
 
 
@@ -36,6 +37,17 @@ def same_player(conn: sqlite3.Connection, name: str, *, table: int, besides: int
     key = name_key(name)
     for row in conn.execute("SELECT * FROM player WHERE table_id = ? ORDER BY id", (table,)):
         if row["id"] != besides and name_key(row["name"]) == key:
+            return row
+    return None
+
+
+def lookalike(conn: sqlite3.Connection, name: str, *, table: int) -> sqlite3.Row | None:
+    """A kept player of the table that `name` is not, but looks like (models/names.skeleton): asked about."""
+    if same_player(conn, name, table=table) is not None:
+        return None
+    drawn = skeleton(name)
+    for row in conn.execute("SELECT * FROM player WHERE table_id = ? ORDER BY id", (table,)):
+        if skeleton(row["name"]) == drawn:
             return row
     return None
 

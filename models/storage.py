@@ -20,7 +20,7 @@ from .matches import (EVERY_TABLE, MATCH_QUERY, Rematch, StoredMatch, abandon_ma
                       count_abandoned, create_match, create_rematch, delete_match, deleted_matches, get_match,
                       get_match_by_token, last_hand_times, list_matches, live_hand_rows, match_row, match_version,
                       matches_of, matches_where, name_match, recent_matches, reopen_match, restore_match, stored_match)
-from .players import (delete_player, merge_players, player_by_id, player_id, player_named, player_names,  # noqa: F401
+from .players import (delete_player, lookalike, merge_players, player_by_id, player_id, player_named, player_names,  # noqa: F401
                       players_summary, rename_player, same_player)
 from .tables import (Table, create_table, home_table, save_preset, saved_presets, set_table_passphrase,  # noqa: F401
                      table_by_key, table_of_view_token, tables_by_keys)

@@ -16,9 +16,10 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import TextInput
 
 from models.cards import RANKS, SUITS, SUIT_SYMBOLS
-from models.errors import N_
+from models.errors import N_, MatchError
 from models.digits import read_count
 from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
+from models.names import read_name
 from models.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
 
 from .i18n import page_translations
@@ -104,6 +105,24 @@ class Most:
         values = field.raw_data or ()
         if any(isinstance(value, str) and len(value) > self.most for value in values):
             raise ValidationError(gettext("at most %(most)s characters", most=self.most))
+
+
+class Name:
+    """Every name a form takes (models/names.read_name): NFC, no white space around it, no control
+    or formatting character; the field's data becomes the name as read (None for an empty optional one)."""
+
+    def __init__(self, most: int, required: bool = True):
+        self.most, self.required = most, required
+
+    def __call__(self, form, field) -> None:
+        from .i18n import translated_reason
+
+        values = field.data if isinstance(field.data, list) else [field.data]
+        try:
+            read = [read_name(value, field.name, self.most, required=self.required) for value in values]
+        except MatchError as error:
+            raise ValidationError(translated_reason(error)) from None
+        field.data = read if isinstance(field.data, list) else read[0]
 
 
 class CountField(IntegerField):
@@ -306,16 +325,18 @@ def choice(name: str) -> SelectField:
 
 class NewMatchForm(Form):
     MULTIPLE = ("players",)
-    players = PairField(_l("Players"), validators=[Most(MAX_NAME)])
+    players = PairField(_l("Players"), validators=[Most(MAX_NAME), Name(MAX_NAME, required=False)])
+    # Asked only when a new name looks like a kept player's ("Аna" with a Cyrillic А beside Ana).
+    new_players = BooleanField(_l("Yes, a new player: not the one the name looks like"))
     format = RadioField(_l("Format"), choices=[("hollywood", _l("Hollywood (three games)")),
                                                ("single", _l("Single game"))],
                         default="hollywood")
     preset = RadioField(_l("Rules"), choices=list(PRESET_LABELS.items()), default="classic")
     save_as = StringField(_l("Save these rules as a preset named"),
-                          validators=[Optional(), Length(max=MAX_NAME)])
+                          validators=[Most(MAX_NAME), Name(MAX_NAME, required=False)])
     stake = StringField(_l("Money per point"), validators=[Optional(), Length(max=20)],
                         render_kw={"inputmode": "decimal", "placeholder": _l("e.g. 0.05"), "autocomplete": "off"})
-    currency = StringField(_l("Currency symbol"), validators=[Optional(), Length(max=5)],
+    currency = StringField(_l("Currency symbol"), validators=[Most(5), Name(5, required=False)],
                            render_kw={"placeholder": "€", "autocomplete": "off"})
     first_dealer = StringField(_l("First dealer"), validators=[Optional(), Length(max=MAX_NAME)])
     # One field per setting, named as the setting, its label and bounds as models/rules.py declares
@@ -370,7 +391,7 @@ MAX_MATCH_NAME = 60
 class MatchNameForm(Form):
     """The match page's name for a match ("Friday at Eva's"); empty takes the name away."""
 
-    name = StringField(_l("Name of this match"), validators=[Optional(), Length(max=MAX_MATCH_NAME)],
+    name = StringField(_l("Name of this match"), validators=[Most(MAX_MATCH_NAME), Name(MAX_MATCH_NAME, required=False)],
                        render_kw={"placeholder": _l("e.g. Friday at Eva's"), "autocomplete": "off",
                                   "maxlength": MAX_MATCH_NAME})
 
@@ -392,20 +413,21 @@ class LoginForm(Form):
 
 
 class RenameForm(Form):
-    new_name = StringField(_l("New name"), validators=[InputRequired(), Length(max=MAX_NAME)])
+    new_name = StringField(_l("New name"), validators=[InputRequired(), Most(MAX_NAME), Name(MAX_NAME)])
 
 
 class MergeForm(Form):
-    keep = StringField(_l("Keep this name"), validators=[InputRequired(), Length(max=MAX_NAME)])
+    keep = StringField(_l("Keep this name"), validators=[InputRequired(), Most(MAX_NAME), Name(MAX_NAME)])
     drop = StringField(_l("Merge this spelling into it"),
-                       validators=[InputRequired(), Length(max=MAX_NAME)])
+                       validators=[InputRequired(), Most(MAX_NAME), Name(MAX_NAME)])
 
 
 MAX_TABLE_NAME = 80
 
 
 class StartTableForm(Form):
-    table_name = StringField(_l("Name of the table"), validators=[InputRequired(), Length(max=MAX_TABLE_NAME)],
+    table_name = StringField(_l("Name of the table"),
+                             validators=[InputRequired(), Most(MAX_TABLE_NAME), Name(MAX_TABLE_NAME)],
                              render_kw={"autocomplete": "off", "maxlength": MAX_TABLE_NAME})
 
 

@@ -20,6 +20,7 @@ from models.digits import read_count
 from models.entry import read_entry
 from models.errors import MatchError, Message
 from models.ledger import Sheet
+from models.names import read_name
 
 from .match_page import attach_error, hand_form_for, match_or_404
 from .scope import device_name, table_id
@@ -224,7 +225,12 @@ def name_device():
     if not VersionForm().validate_on_submit():
         flash(str(EXPIRED), "warning")
         return redirect(back)
-    name = " ".join((request.form.get("device") or "").split())[:storage.DEVICE_MOST]
+    try:
+        name = read_name(" ".join((request.form.get("device") or "").split()), "device", storage.DEVICE_MOST,
+                         required=False)
+    except MatchError as error:
+        flash(gettext("Not renamed: %(reason)s", reason=translated(error)), "error")
+        return redirect(back)
     if name:
         session["device"] = name
         flash(gettext("This device is now “%(name)s” in the history.", name=name))

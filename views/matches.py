@@ -93,6 +93,11 @@ def new_match():
         except MatchError as error:
             attach_error(form, error)
         else:
+            asked = [] if form.new_players.data else lookalikes(match.players)
+            if asked:
+                form.players.errors = list(form.players.errors) + asked
+                return render_template("new_match.html", form=form, lookalike=True, presets=presets,
+                                       known=storage.player_names(get_db(), table=table_id())), 400
             if form.save_as.data and form.save_as.data.strip():
                 storage.save_preset(get_db(), form.save_as.data.strip(), match.rules, table=table_id())
                 flash(gettext("Rules saved as the preset “%(name)s”.", name=form.save_as.data.strip()))
@@ -105,6 +110,17 @@ def new_match():
     status = 400 if request.method == "POST" else 200
     return render_template("new_match.html", form=form, known=storage.player_names(get_db(), table=table_id()),
                            presets=presets), status
+
+
+def lookalikes(names: tuple[str, str]) -> list[str]:
+    """For each new name that looks like a kept player's, the question: the same person, or a new one?"""
+    questions = []
+    for name in names:
+        other = storage.lookalike(get_db(), name, table=table_id())
+        if other is not None:
+            questions.append(gettext("“%(name)s” looks like “%(other)s”, who already plays at this table: type the "
+                                     "name as before, or tick below to keep both.", name=name, other=other["name"]))
+    return questions
 
 
 PREFILL_KEYS = ("knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard",
