@@ -1,4 +1,4 @@
-"""The evening: the matches two players play in one sitting, and who is ahead over them.
+"""The evening: the matches two players play in one sitting, and who is ahead over them on net points.
 
 An evening is a run of matches of the same two players in which each match
 starts at most `GAP` (6 hours) after the previous one's last hand. A time gap
@@ -93,12 +93,13 @@ class Standing:
 
     @property
     def leader(self) -> str | None:
-        """Matches count first, then games, then points: a won match outweighs any number of games."""
+        """Who is ahead on net points, the one measure the table settles (the money is net points times the
+        stake); None when level. Matches and games won are the story told beside it, never a rank above it:
+        a won match can leave its winner behind on the evening's points."""
         one, two = self.players
-        ranks = {name: (self.matches_won[name], self.games_won[name], self.net[name]) for name in self.players}
-        if ranks[one] == ranks[two]:
+        if self.net[one] == self.net[two]:
             return None
-        return one if ranks[one] > ranks[two] else two
+        return one if self.net[one] > self.net[two] else two
 
 
 def money_owed(matches: tuple[Played, ...], players: tuple[str, str]) -> tuple[tuple[Stake, Payment], ...]:

@@ -60,7 +60,7 @@ def test_tonight_is_the_evenings_whose_last_hand_is_recent():
     assert [p.id for p in evening_of(matches, 1).matches] == [1]
 
 
-def test_who_is_ahead_counts_matches_then_games_then_points():
+def test_who_is_ahead_is_who_is_ahead_on_net_points():
     ben_wins = sheet_of("full-hollywood-match", ("Ben", "Ana"))  # Ben in the winner's seat
     state = standing(evenings([played(1, 0, 1), played(2, 1, 2, ben_wins), played(3, 2, 3)])[0])
     assert state.matches_won == {"Ana": 2, "Ben": 1}
@@ -100,14 +100,14 @@ def test_home_shows_tonight_with_who_is_ahead(client):
     seed_twice(client)
     page = client.get("/").get_data(as_text=True)
     assert "Tonight: Ana vs Ben" in page
-    assert "Ana is ahead tonight: games 2–0, +392" in page
+    assert "Ana is ahead tonight on net points: +392" in page and "Games won: Ana 2, Ben 0" in page
     assert 'data-share-button' in page and "/matches/2/evening.txt" in page
 
 
 def test_head_to_head_shows_tonight(client):
     seed_twice(client)
     page = client.get("/players/1/vs/2").get_data(as_text=True)
-    assert "Ana is ahead tonight: games 2–0, +392" in page
+    assert "Ana is ahead tonight on net points: +392" in page
 
 
 def test_the_evening_text_for_a_messenger(client):
@@ -116,7 +116,8 @@ def test_the_evening_text_for_a_messenger(client):
     assert response.mimetype == "text/plain"
     assert response.get_data(as_text=True).splitlines() == [
         "Tonight: Ana vs Ben",
-        "Ana is ahead tonight: games 2–0, +392",
+        "Ana is ahead tonight on net points: +392",
+        "Games won: Ana 2, Ben 0",
         "1. Being played: games 1–0",
         "2. Being played: games 1–0",
     ]
@@ -125,7 +126,9 @@ def test_the_evening_text_for_a_messenger(client):
 def test_the_evening_text_speaks_czech(client):
     first, _ = seed_twice(client)
     text = client.get(f"/matches/{first}/evening.txt", headers={"Accept-Language": "cs"}).get_data(as_text=True)
-    assert text.splitlines()[:2] == ["Dnes večer: Ana – Ben", "Dnes večer vede Ana: hry 2–0, +392"]
+    lines = text.splitlines()
+    assert lines[0] == "Dnes večer: Ana – Ben"
+    assert lines[3:] == ["1. Rozehrané: hry 1–0", "2. Rozehrané: hry 1–0"]
 
 
 def test_a_finished_match_text_and_its_share_button(client):

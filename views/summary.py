@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 
 from models import storage
 from models.evening import GAP, Evening, Played, Standing, evening_of, standing, tonight
@@ -75,7 +75,7 @@ def evening_context(evening: Evening, matches: list[storage.StoredMatch]) -> dic
     """An evening worded for a page section and for its Share button."""
     state = standing(evening)
     by_id = {stored.id: stored for stored in matches}
-    return {"evening": evening, "ahead": ahead_line(state), "money": money_lines(state),
+    return {"evening": evening, "ahead": ahead_line(state), "figures": figures_line(state), "money": money_lines(state),
             "text": as_text(evening_lines(evening, by_id)), "last": evening.matches[-1].id,
             "matches": [by_id[played.id] for played in evening.matches]}
 
@@ -97,23 +97,30 @@ def evening_text(stored: storage.StoredMatch) -> str:
 # --------------------------------------------------------------------------
 
 def ahead_line(state: Standing) -> str:
-    """'Ana is ahead tonight: 2 matches to 1, games 7–3, +412', or level."""
+    """'Ana is ahead tonight on net points: +412', or level: the headline names one measure and says which.
+
+    Net points, because they are what a Hollywood table settles (the money is net points times the stake);
+    the matches and games won are `figures_line`, each figure with its player's name, so none reads as a
+    rank that the headline contradicts."""
     leader = state.leader
     if leader is None:
-        one, two = state.players
-        return gettext("Level tonight: games %(won)s–%(lost)s", won=number(state.games_won[one]),
-                       lost=number(state.games_won[two]))
-    behind = state.players[1] if leader == state.players[0] else state.players[0]
-    won = state.matches_won[leader]
-    if not won + state.matches_won[behind]:  # no match finished yet: "0 matches to 0" says nothing
-        return gettext("%(name)s is ahead tonight: games %(won)s–%(lost)s, %(net)s", name=leader,
-                       won=number(state.games_won[leader]), lost=number(state.games_won[behind]),
-                       net=signed(state.net[leader]))
-    matches = ngettext("%(num)s match to %(other)s", "%(num)s matches to %(other)s", won,
-                       other=number(state.matches_won[behind]))
-    return gettext("%(name)s is ahead tonight: %(matches)s, games %(won)s–%(lost)s, %(net)s", name=leader,
-                   matches=matches, won=number(state.games_won[leader]), lost=number(state.games_won[behind]),
-                   net=signed(state.net[leader]))
+        return gettext("Level tonight on net points")
+    return gettext("%(name)s is ahead tonight on net points: %(net)s", name=leader, net=signed(state.net[leader]))
+
+
+def figures_line(state: Standing) -> str:
+    """'Matches won: Ana 2, Ben 1; games won: Ana 7, Ben 3', the leader first (else the first seat).
+    Before a match is finished, games only: "matches won: 0, 0" says nothing."""
+    one, two = state.players
+    if state.leader == two:
+        one, two = two, one
+    games = {"one": one, "two": two, "one_games": number(state.games_won[one]),
+             "two_games": number(state.games_won[two])}
+    if not state.matches_won[one] + state.matches_won[two]:
+        return gettext("Games won: %(one)s %(one_games)s, %(two)s %(two_games)s", **games)
+    return gettext("Matches won: %(one)s %(one_matches)s, %(two)s %(two_matches)s; "
+                   "games won: %(one)s %(one_games)s, %(two)s %(two_games)s",
+                   one_matches=number(state.matches_won[one]), two_matches=number(state.matches_won[two]), **games)
 
 
 def owed_line(stake, pay) -> str:
@@ -134,10 +141,12 @@ def match_state(stored: storage.StoredMatch, sheet) -> str:
 
 
 def evening_lines(evening: Evening, stored_by_id: dict) -> list[str]:
-    """The evening as a messenger text: who is ahead, the money, then each match."""
+    """The evening as a messenger text: who is ahead on net points, the matches and games won, the money,
+    then each match."""
     one, two = evening.players
     state = standing(evening)
-    lines = [gettext("Tonight: %(one)s vs %(two)s", one=one, two=two), ahead_line(state), *money_lines(state)]
+    lines = [gettext("Tonight: %(one)s vs %(two)s", one=one, two=two), ahead_line(state), figures_line(state),
+             *money_lines(state)]
     for index, played in enumerate(evening.matches, start=1):
         lines.append(f"{index}. {match_state(stored_by_id[played.id], played.sheet)}")
     return lines
