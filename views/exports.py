@@ -4,7 +4,9 @@ from __future__ import annotations
 import io
 import json
 import re
+import unicodedata
 import zipfile
+from urllib.parse import quote
 
 from flask import Blueprint, Response, render_template, request
 
@@ -20,14 +22,40 @@ from .scope import table_id
 bp = Blueprint("exports", __name__)
 
 
+# Letters that are no letter plus a mark, so NFKD cannot take a mark away: their usual Latin spelling.
+LATIN = str.maketrans({"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "ø": "o", "Ø": "O",
+                       "ħ": "h", "Ħ": "H", "ŧ": "t", "Ŧ": "T", "ı": "i", "ŀ": "l", "Ŀ": "L", "ß": "ss",
+                       "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th"})
+
+
 def file_stem(players: tuple[str, str], match_id: int) -> str:
-    names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", name) or "player" for name in players)
+    """'gin-ledger-3-Žofia-Łukasz': every letter and digit of the names, in any script; nothing else
+    (no space, slash, quote or dot), so the name is safe on every file system."""
+    names = "-".join(re.sub(r"[\W_]+", "", unicodedata.normalize("NFC", name)) or "player" for name in players)
     return f"gin-ledger-{match_id}-{names}"
+
+
+def ascii_name(filename: str) -> str:
+    """'gin-ledger-3-Zofia-Lukasz.json': for a client that reads only `filename=`. The marks are taken off
+    (NFKD), letters such as ł are spelt in Latin, and a name left with no letter at all is 'player'."""
+    stem, dot, extension = filename.rpartition(".") if "." in filename else (filename, "", "")
+    spelt = unicodedata.normalize("NFKD", stem.translate(LATIN))
+    plain = "".join(ch for ch in spelt if not unicodedata.combining(ch))
+    return "-".join(re.sub(r"[^A-Za-z0-9]+", "", part) or "player" for part in plain.split("-")) + dot + extension
+
+
+def disposition(filename: str) -> str:
+    """RFC 6266: the name with every letter as `filename*` (UTF-8, percent-encoded), beside an ASCII
+    `filename` for older clients; an ASCII name is said once."""
+    fallback = ascii_name(filename)
+    if fallback == filename:
+        return f'attachment; filename="{filename}"'
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='!#$&+-.^_`|~')}"
 
 
 def attachment(response: Response, filename: str) -> Response:
     if request.args.get("download"):
-        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+        response.headers["Content-Disposition"] = disposition(filename)
     return response
 
 
@@ -62,10 +90,11 @@ def everything_zip():
         for stored in storage.list_matches(get_db(), finished=False, limit=-1, table=table_id()) + \
                 storage.list_matches(get_db(), finished=True, limit=-1, table=table_id()):
             doc = stored_document(stored)
+            # A name beyond ASCII is stored as UTF-8 and marked so (the zip's flag 0x800): zipfile does both.
             name = file_stem(stored.match.players, stored.id) + ".json"
             archive.writestr(name, json.dumps(doc, ensure_ascii=False, indent=2))
     return Response(buffer.getvalue(), mimetype="application/zip",
-                    headers={"Content-Disposition": 'attachment; filename="gin-ledger-matches.zip"'})
+                    headers={"Content-Disposition": disposition("gin-ledger-matches.zip")})
 
 
 def plain(text: str) -> Response:

@@ -1,13 +1,18 @@
 """Players kept across matches: records, head-to-head, rename, merge, and their CSV."""
 from __future__ import annotations
 
+import re
+import unicodedata
+from functools import lru_cache
+
+import pyuca
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
 from .db import get_db, match_cache
 from .forms import MergeForm, RenameForm, VersionForm
 from models import storage
-from .i18n import translated
+from .i18n import current_language, translated
 from models.errors import MatchError
 from models.matchfile import check_name
 from models.sheetcsv import csv_text, sheet_rows
@@ -21,6 +26,76 @@ bp = Blueprint("players", __name__)
 
 
 LISTED = 50
+
+
+# --------------------------------------------------------------------------
+# Names in reading order
+# --------------------------------------------------------------------------
+
+# The letters a language reads as letters of their own, each sorted after the letter named (CLDR's
+# tailorings of the Unicode collation order); every other letter sorts as the Unicode order has it, the same
+# in every language (Ë with E, Ł after L), so a list is in the order its readers look for a name.
+OWN_LETTERS = {
+    "cs": {"č": "c", "ch": "h", "ř": "r", "š": "s", "ž": "z"},
+    "sk": {"ä": "a", "č": "c", "ch": "h", "ô": "o", "ř": "r", "š": "s", "ž": "z"},
+    "sq": {"ç": "c", "dh": "d", "ë": "e", "gj": "g", "ll": "l", "nj": "n", "rr": "r", "sh": "s", "th": "t",
+           "xh": "x", "zh": "z"},
+}
+PRIVATE_USE = 0xF0000  # stand-ins for the own letters: a plane Unicode leaves to applications
+
+
+def spellings(letter: str) -> list[str]:
+    """'ch', 'Ch', 'CH', 'cH': each case of a letter, as its readers may write it."""
+    if len(letter) == 1:
+        return [letter, letter.upper()]
+    return [letter, letter.capitalize(), letter.upper(), letter[0] + letter[1:].upper()]
+
+
+@lru_cache(maxsize=1)
+def collator() -> tuple[pyuca.Collator, dict[str, str]]:
+    """The Unicode collation (pyuca's table of every character), plus a stand-in character for each own
+    letter: it sorts after its base letter and before the next, lower case before upper, as CLDR has it."""
+    unicode = pyuca.Collator()
+    stand_ins: dict[str, str] = {}
+    for letters in OWN_LETTERS.values():
+        for letter, base in letters.items():
+            for spelling in spellings(letter):
+                written = unicodedata.normalize("NFD", spelling)
+                if written in stand_ins:
+                    continue
+                stand_in = chr(PRIVATE_USE + len(stand_ins))
+                base_case = base.upper() if spelling[0].isupper() else base
+                [[primary, secondary, tertiary]] = unicode.table.find_prefix([ord(base_case)])[1]
+                # Between the base letter and the next one: pyuca compares its keys as Python numbers.
+                unicode.table.add([ord(stand_in)], [[primary + 0.5, secondary, tertiary]])
+                stand_ins[written] = stand_in
+    return unicode, stand_ins
+
+
+@lru_cache(maxsize=8)
+def own_letters(language: str) -> re.Pattern | None:
+    letters = OWN_LETTERS.get(language)
+    if not letters:
+        return None
+    written = sorted((unicodedata.normalize("NFD", spelling) for letter in letters for spelling in spellings(letter)),
+                     key=len, reverse=True)  # 'ch' before 'c', so the longest letter is read
+    return re.compile("|".join(map(re.escape, written)))
+
+
+def name_key(name: str, language: str | None = None):
+    """The sort key of a name in the page's language (or `language`)."""
+    unicode, stand_ins = collator()
+    text = unicodedata.normalize("NFD", name)
+    pattern = own_letters(language or current_language())
+    if pattern is not None:
+        text = pattern.sub(lambda found: stand_ins[found.group()], text)
+    return unicode.sort_key(text), name
+
+
+def in_reading_order(names, key=lambda name: name):
+    """Names (or rows, with `key` giving the name) in the order the page's readers look for them."""
+    language = current_language()
+    return sorted(names, key=lambda item: name_key(key(item), language))
 
 
 def newest(matches: list, sheets: list) -> list:
@@ -39,7 +114,8 @@ def player_or_404(player_id: int):
 
 @bp.get("/players")
 def index():
-    return render_template("players.html", players=storage.players_summary(get_db(), table=table_id()),
+    players = in_reading_order(storage.players_summary(get_db(), table=table_id()), key=lambda row: row["name"])
+    return render_template("players.html", players=players,
                            rename_form=RenameForm(formdata=None), merge_form=MergeForm(formdata=None),
                            delete_form=VersionForm(formdata=None))
 
@@ -50,7 +126,7 @@ def show(player_id: int):
     matches = storage.matches_of(get_db(), player["name"], cache=match_cache(), table=table_id())
     matches = [m for m in matches if m.refusal is None]  # one that no longer folds counts for nothing
     sheets = [m.sheet() for m in matches]
-    opponents = sorted({name for s in sheets for name in s.players if name != player["name"]})
+    opponents = in_reading_order({name for s in sheets for name in s.players if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
                            matches=newest(matches, sheets), total=len(matches), opponents=opponents,
                            ids={row["name"]: row["id"] for row in storage.players_summary(get_db(), table=table_id())})
