@@ -44,7 +44,7 @@ def test_with_trusted_hosts_the_qr_never_names_an_untrusted_address(app, monkeyp
     client = app.test_client()
     app.config["TRUSTED_HOSTS"] = ["localhost", "gin.example"]
     page = client.get("/", base_url="http://localhost:5000").get_data(as_text=True)
-    assert qr_path(page) == segno_path("http://localhost:5000/") and "192.168.1.23" not in page
+    assert "qrline" not in page and "192.168.1.23" not in page  # no QR of an address no phone can open
     assert client.get("/", base_url="http://192.168.1.23:5000").status_code == 400
     app.config["TRUSTED_HOSTS"] = ["localhost", "192.168.1.23"]
     page = client.get("/", base_url="http://localhost:5000").get_data(as_text=True)
