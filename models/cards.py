@@ -72,9 +72,9 @@ def parse_cards(codes: Sequence[object], most: int | None = None,
     for code in codes:
         card = parse_card(code)
         if card in cards:
-            raise CardError(N_("{code} appears twice"), code=card.code)
+            raise CardError(N_("{code} appears twice"), code=card)  # 7H in the English text, 7♥ on a page
         if card in knockers:
-            raise CardError(N_("{card} is in the knocker's hand too"), card=card.code)
+            raise CardError(N_("{card} is in the knocker's hand too"), card=card)
         cards.append(card)
     return cards
 

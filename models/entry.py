@@ -82,11 +82,13 @@ def read_knock(raw: dict, players: tuple[str, str], rules: Rules) -> Hand:
 
 
 def knock_limit_reason(kd: int, limit: int, rules: Rules, upcard: str | None) -> Message:
+    """The upcard goes in as a Card: its code in the English text, its face (3♥) on a page."""
     if rules.oklahoma and upcard is not None:
+        card = parse_card(upcard)
         if limit == 0:
-            return Message(N_("the upcard {upcard} is an ace: gin only (0), not {kd}"), upcard=upcard, kd=kd)
+            return Message(N_("the upcard {upcard} is an ace: gin only (0), not {kd}"), upcard=card, kd=kd)
         return Message(N_("{kd} is over the knock limit {limit} set by the upcard {upcard}"),
-                       kd=kd, limit=limit, upcard=upcard)
+                       kd=kd, limit=limit, upcard=card)
     return Message(N_("{kd} is over the knock limit {limit}"), kd=kd, limit=limit)
 
 

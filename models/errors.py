@@ -18,7 +18,9 @@ class Message:
     """An English sentence with named blanks, e.g. Message(N_("{kd} is over the knock limit {limit}"), kd=12, limit=10).
 
     A blank may hold another Message (a reason inside a reason); `render` fills
-    the blanks after passing every template through `translate`.
+    the blanks after passing every template through `translate`. A blank may hold a
+    card (models/cards.Card, anything with a `face`): the English text writes its
+    code (7H, as the match file and the command line read it), a page its face (7♥).
     """
 
     __slots__ = ("template", "params")
@@ -27,15 +29,15 @@ class Message:
         self.template = template
         self.params = params
 
-    def render(self, translate=None, ntranslate=None) -> str:
-        """The sentence, its template passed through `translate` (gettext) when given."""
-        return self.fill(translate(self.template) if translate else self.template, translate, ntranslate)
+    def render(self, translate=None, ntranslate=None, faces: bool = False) -> str:
+        """The sentence, its template passed through `translate` (gettext) when given; `faces`:
+        cards as a player writes them (7♥), for a page, else as codes (7H)."""
+        return self.fill(translate(self.template) if translate else self.template, translate, ntranslate, faces)
 
-    def fill(self, text: str, translate=None, ntranslate=None) -> str:
+    def fill(self, text: str, translate=None, ntranslate=None, faces: bool = False) -> str:
         if not self.params:
             return text
-        values = {key: value.render(translate, ntranslate) if isinstance(value, Message) else value
-                  for key, value in self.params.items()}
+        values = {key: written(value, translate, ntranslate, faces) for key, value in self.params.items()}
         return text.format(**values)
 
     def __str__(self) -> str:
@@ -63,15 +65,25 @@ class Plural(Message):
         self.plural = plural
         self.count = count
 
-    def render(self, translate=None, ntranslate=None) -> str:
+    def render(self, translate=None, ntranslate=None, faces: bool = False) -> str:
         if ntranslate:
             text = ntranslate(self.template, self.plural, self.count)
         else:
             text = self.template if self.count == 1 else self.plural
-        return self.fill(text, translate, ntranslate)
+        return self.fill(text, translate, ntranslate, faces)
 
     def __repr__(self) -> str:
         return f"Plural({self.template!r}, {self.plural!r}, {self.count!r}, **{self.params!r})"
+
+
+def written(value, translate=None, ntranslate=None, faces: bool = False):
+    """A blank's value as its sentence writes it: a Message rendered, a card as its face or code."""
+    if isinstance(value, Message):
+        return value.render(translate, ntranslate, faces)
+    face = getattr(value, "face", None)
+    if isinstance(face, str):
+        return face if faces else str(value)
+    return value
 
 
 def as_message(reason: str | Message, params: dict) -> Message:

@@ -168,9 +168,9 @@ def test_oklahoma_limit_comes_from_the_upcard(client):
 
 @pytest.mark.parametrize("k, d, message", [
     (["ZZ"], [], "k: 'ZZ' is not a card"),
-    (["7S", "7S"], [], "k: 7S appears twice"),
+    (["7S", "7S"], [], "k: 7♠ appears twice"),
     (KNOCKER + ["AD", "AH"], [], "k: at most 11 cards, not 12"),
-    (KNOCKER, ["7H"], "d: 7H is in the knocker's hand too"),
+    (KNOCKER, ["7H"], "d: 7♥ is in the knocker's hand too"),
     ([], ["10X"], "d: '10X' is not a card"),
 ])
 def test_bad_taps_are_named(client, match_id, k, d, message):
@@ -247,7 +247,7 @@ def test_the_page_json_takes_the_upcard_only_in_oklahoma(client, match_id):
 def test_the_page_json_names_a_refused_tap(client, match_id):
     response = count_json(client, match_id, "Ana", ["7S", "7S"], ["ZZ"])
     assert response.status_code == 400
-    assert response.get_json() == {"error": "k: 7S appears twice; d: 'ZZ' is not a card (rank A 2 ... 10 J Q K, "
+    assert response.get_json() == {"error": "k: 7♠ appears twice; d: 'ZZ' is not a card (rank A 2 ... 10 J Q K, "
                                             "then suit S H D C)"}
 
 
@@ -260,7 +260,7 @@ def test_the_page_script_knows_no_rule_and_builds_no_link():
 
 @pytest.mark.parametrize("cards, params, fragment", [
     (["ZZ"], {}, "cards: 'ZZ' is not a card"),
-    (["AS", "AS"], {}, "cards: AS appears twice"),
+    (["AS", "AS"], {}, "cards: A♠ appears twice"),
     (KNOCKER + ["AD", "AH"], {}, "cards: at most 11 cards"),
     (DEFENDER, {"onto": "4H 5H 7H"}, "onto: 4H 5H 7H is not a meld"),
     (DEFENDER, {"onto": "KS KH KD"}, "is in both the knocker's melds and the defender's hand"),
@@ -303,7 +303,7 @@ def test_use_these_counts_with_a_bad_tap_stays_on_the_grid_and_names_it(client, 
     response = count_page(client, match_id, "Ana", KNOCKER, ["7H"], route="count/use")
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "d: 7H is in the knocker's hand too" in text(html)
+    assert "d: 7♥ is in the knocker's hand too" in text(html)
     assert 'id="count-form"' in html and 'value="2C" id="k-2C" checked>' in html
 
 
@@ -374,9 +374,9 @@ def test_a_typed_points_hand_keeps_no_cards(client, match_id):
 
 @pytest.mark.parametrize("fields, message", [
     ({"cards_knocker": "3S ZZ"}, "Knocker's cards: 'ZZ' is not a card"),
-    ({"cards_knocker": "3S 3S"}, "Knocker's cards: 3S appears twice"),
+    ({"cards_knocker": "3S 3S"}, "Knocker's cards: 3♠ appears twice"),
     ({"cards_knocker": " ".join(KNOCKER + ["AD", "AH"])}, "Knocker's cards: at most 11 cards, not 12"),
-    ({"cards_knocker": " ".join(KNOCKER), "cards_defender": "7H"}, "Defender's cards: 7H is in the knocker's hand too"),
+    ({"cards_knocker": " ".join(KNOCKER), "cards_defender": "7H"}, "Defender's cards: 7♥ is in the knocker's hand too"),
     ({"cards_defender": "as"}, "Defender's cards: 'as' is not a card"),
 ])
 def test_bad_cards_are_refused_with_the_field_named_and_nothing_stored(client, match_id, fields, message):

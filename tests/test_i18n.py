@@ -450,7 +450,7 @@ def test_the_card_api_answers_in_the_language(client):
     assert body["text"] == "Smí klepnout: 2, což dovoluje limit klepnutí 10."
     assert set(body) >= {"melds", "laid_off", "deadwood", "points", "status", "count"}  # keys stay
     refused = client.get("/api/arrange", query_string={"cards": ["7H", "7H"]}, headers={"Accept-Language": "sk"})
-    assert refused.status_code == 400 and refused.get_json() == {"error": "cards: 7H je tam dvakrát"}
+    assert refused.status_code == 400 and refused.get_json() == {"error": "cards: 7♥ je tam dvakrát"}
 
 
 # --------------------------------------------------------------------------

@@ -242,7 +242,7 @@ def test_a_hand_inserted_among_the_folded_ones_is_shown_on_the_whole_sheet(clien
     answer = client.post(f"/matches/{match_id}/hands/insert", data={
         "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"),
         "version": hidden(page, "version"), "before": "2", "draw": "true"})
-    assert answer.status_code == 302 and answer.headers["Location"] == f"/matches/{match_id}/sheet#hand-2"
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/matches/{match_id}/sheet#told"
 
 
 def test_a_hosted_table_keeps_the_fold_and_the_whole_sheet_under_its_address(tmp_path):

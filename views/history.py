@@ -8,13 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import format_datetime, gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup
 
 from .db import get_db
 from .forms import VERSION_DIGITS, HandForm, VersionForm
-from .i18n import render, translated
+from .i18n import clock, number, render, translated
 from models import history, storage
+from models.cards import CardError, parse_card
 from models.changes import game_changes, moved_line
 from models.digits import read_count
 from models.entry import read_entry
@@ -85,10 +86,18 @@ def insert(match_id: int):
         flash(gettext("That hand was already saved; nothing was added twice."))
         return redirect(sheet_url(match_id))
     flash(gettext("Inserted as hand %(number)s; the hands after it moved down one.", number=saved.number))
-    flash(line_summary(saved.sheet.lines[saved.number - 1]), "saved")
+    flash(Markup('<a href="#hand-{}">{}</a>').format(saved.number, line_summary(saved.sheet.lines[saved.number - 1])),
+          "saved")
     for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
         flash(render(message), "warning")
-    return redirect(hand_url(match_id, saved.number, saved.sheet))
+    return redirect(told_url(match_id, saved.number, saved.sheet))
+
+
+def told_url(match_id: int, number: int, sheet: Sheet) -> str:
+    """The page that shows hand `number` (hand_url), landed on what the change said (#told,
+    templates/_notices.html): the list of what an insert moved is above the new row, and landing
+    on the row scrolled it off. The saved line links the row, which its :target marks."""
+    return hand_url(match_id, number, sheet).partition("#")[0] + "#told"
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:hand_id>/restore")
@@ -179,31 +188,75 @@ ACTIONS = {
 }
 
 
-KEY = Markup('<code class="key" translate="no">{}</code>')  # a match-file key: the same word in every language
+KEY = Markup('<code class="key" translate="no">{}</code>')  # a key no field of the hand form enters (none today)
+FLAGS = ("draw", "big_gin")  # yes/no keys: absent is no
 
 
-def shown(value) -> str | Markup:
-    """A match-file value as the history writes it: absent is a dash, true/false as in the file."""
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):  # the cards: their sides are match-file keys too
-        return Markup("; ").join(Markup("{}: {}").format(KEY.format(side), " ".join(codes))
-                                 for side, codes in value.items())
-    return str(value)
+class HandWords:
+    """A hand's match-file keys and values as a player reads them, in the page's language: each key
+    by the hand form's label of its field (views/forms.py HandForm: "Knocker's deadwood"), yes/no,
+    cards as a player writes them (7♥)."""
+
+    def __init__(self):
+        form = HandForm(formdata=None)
+        self.labels = {field.name: str(field.label.text) for field in form}
+        self.yes, self.no = gettext("yes"), gettext("no")
+
+    def label(self, key: str) -> str | Markup:
+        return self.labels.get(key) or KEY.format(key)
+
+    def value(self, key: str, value) -> str:
+        if value is None:
+            return self.no if key in FLAGS else "–"
+        if isinstance(value, bool):
+            return self.yes if value else self.no
+        if isinstance(value, int):
+            return number(value)
+        if isinstance(value, list):  # a side's cards
+            return " ".join(card_words(code) for code in value)
+        return card_words(value) if key == "upcard" else str(value)
+
+    def pairs(self, entry: dict | None) -> list[tuple[str, object]]:
+        """The entry's keys in order, its cards as one key per side (cards_knocker, as the form names them)."""
+        pairs = []
+        for key, value in (entry or {}).items():
+            if key == "cards" and isinstance(value, dict):
+                pairs += [(f"cards_{side}", codes) for side, codes in value.items()]
+            else:
+                pairs.append((key, value))
+        return pairs
+
+    def entry(self, entry: dict | None) -> Markup:
+        """'Who knocked? Ana, Knocker's deadwood 4, Upcard 7♥'; a flag that is set says only its name ('Draw')."""
+        return Markup(", ").join(
+            Markup("{}").format(self.label(key)) if value is True and key in FLAGS
+            else Markup("{} {}").format(self.label(key), self.value(key, value))
+            for key, value in self.pairs(entry))
+
+    def changes(self, old: dict | None, new: dict | None) -> list[Markup]:
+        """'Knocker's deadwood 4 → 6' for each field that differs, in the order of the new entry."""
+        before, after = dict(self.pairs(old)), dict(self.pairs(new))
+        keys = list(after) + [key for key in before if key not in after]
+        return [Markup("{} {} → {}").format(self.label(key), self.value(key, before.get(key)), self.value(key, after.get(key)))
+                for key in keys if before.get(key) != after.get(key)]
 
 
-def event_words(event: history.Event) -> tuple[str, list[Markup]]:
-    """'Hand 3 changed on Ana's phone at 21:14' and, below it, 'knocker_deadwood 4 → 6' per changed key."""
-    time = format_datetime(datetime.fromisoformat(event.at), "HH:mm")
+def card_words(code: str) -> str:
+    """A stored card code as a player writes it (7♥); anything else as it was stored."""
+    try:
+        return parse_card(code).face
+    except CardError:
+        return str(code)
+
+
+def event_words(event: history.Event, words: HandWords) -> tuple[str, list[Markup]]:
+    """'Hand 3 changed on Ana's phone at 9:14 PM' and, below it, 'Knocker's deadwood 4 → 6' per changed field."""
+    time = clock(datetime.fromisoformat(event.at))  # as the match page says it: 7:23 PM, 19:23
     title = str(ACTIONS[event.action]) % {"number": event.number, "device": event.device or gettext("a browser"), "time": time}
     if event.action == "changed":
-        details = [Markup("{} {} → {}").format(KEY.format(key), shown(old), shown(new))
-                   for key, old, new in event.changed_keys()]
+        details = words.changes(event.old, event.new)
     else:
-        details = [Markup(", ").join(Markup("{} {}").format(KEY.format(key), shown(value))
-                                     for key, value in (event.new or event.old or {}).items())]
+        details = [words.entry(event.new or event.old)]
     return title, details
 
 
@@ -211,9 +264,12 @@ def event_words(event: history.Event) -> tuple[str, list[Markup]]:
 def show(match_id: int):
     stored = match_or_404(match_id)
     db = get_db()
-    events = [event_words(event) for event in reversed(history.hand_events(db, match_id, table=table_id()))]
+    words = HandWords()
+    events = [event_words(event, words) for event in reversed(history.hand_events(db, match_id, table=table_id()))]
+    deleted = [(hand_id, number, words.entry(values))
+               for hand_id, number, values in history.deleted_hands(db, match_id, table=table_id())]
     return render_template("history.html", stored=stored, match=stored.match, events=events,
-                           deleted=history.deleted_hands(db, match_id, table=table_id()), device=device_name(),
+                           deleted=deleted, device=device_name(),
                            named=bool(session.get("device")),
                            form=VersionForm(formdata=None, version=stored.version))
 

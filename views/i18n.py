@@ -111,8 +111,10 @@ def vary_on_language(response):
 # --------------------------------------------------------------------------
 
 def render(message: Message) -> str:
+    """The engine's sentence in the current language. A page writes its cards as a player does
+    (3♥); the command line, outside any request, writes the codes it reads (3H)."""
     translations = get_translations()
-    return message.render(translations.ugettext, translations.ungettext)
+    return message.render(translations.ugettext, translations.ungettext, faces=has_request_context())
 
 
 def translated_reason(error: MatchError | Refusal) -> str:
@@ -123,7 +125,7 @@ def translated_reason(error: MatchError | Refusal) -> str:
 def translated(error: BaseException) -> str:
     """A refusal in the current language: 'hand 3, knocker_deadwood: 12 is over the knock limit 10'.
 
-    The field names stay the match file's keys, whatever the language.
+    The field names stay the match file's keys, whatever the language; cards as `render` writes them.
     """
     if isinstance(error, MatchError):
         reason = render(error.message)
@@ -182,6 +184,13 @@ def day(stamp: str | None) -> str:
     return format_date(date.fromisoformat(stamp[:10]), format="medium")
 
 
+def clock(when: datetime) -> str:
+    """A time of day in the table's own clock, as the language writes it short (Babel's: '7:23 PM',
+    '19:23'): every page says a time so, the match's and the history's alike."""
+    local = when.astimezone()
+    return babel_time(local, format="short", tzinfo=local.tzinfo, locale=current_language())
+
+
 def played(stamp: str | None, today: date | None = None) -> str:
     """When a match was played, in the table's own clock: 'today 20:14', 'yesterday 20:14', else the date and time.
 
@@ -192,7 +201,7 @@ def played(stamp: str | None, today: date | None = None) -> str:
         return ""
     when = datetime.fromisoformat(stamp).astimezone()
     locale = current_language()
-    time = babel_time(when, format="short", tzinfo=when.tzinfo, locale=locale)
+    time = clock(when)
     today = today or datetime.now().astimezone().date()
     if when.date() == today:
         return gettext("today %(time)s", time=time)

@@ -311,13 +311,21 @@ DEALER_PHRASES = {
 }
 
 
-def rules_summary(rules: Rules) -> str:
+# What the printed sheet's head says in its own words (templates/_sheet.html); rules_summary adds the rest.
+PRINTED = ("target", "gin_bonus", "undercut_bonus", "box_bonus", "game_bonus")
+
+
+def rules_summary(rules: Rules, printed: bool = False) -> str:
     """A preset in one line by its own settings: gin, undercut and box always, then whatever else
-    differs from Classic, so a table's own preset never reads like Modern when it is not."""
-    parts = [gettext("gin %(gin)s, undercut %(undercut)s, box %(box)s", gin=number(rules.gin_bonus),
-                     undercut=number(rules.undercut_bonus), box=number(rules.box_bonus))]
+    differs from Classic, so a table's own preset never reads like Modern when it is not.
+
+    `printed`: the rest of the printed sheet's head, which says PRINTED itself: only what else
+    differs from Classic, and nothing when nothing does."""
+    said = set(PRINTED) if printed else set()
+    parts = [] if printed else [gettext("gin %(gin)s, undercut %(undercut)s, box %(box)s", gin=number(rules.gin_bonus),
+                                        undercut=number(rules.undercut_bonus), box=number(rules.box_bonus))]
     for name, phrase in SETTING_PHRASES.items():
-        if getattr(rules, name) != getattr(CLASSIC, name):
+        if name not in said and getattr(rules, name) != getattr(CLASSIC, name):
             parts.append(gettext(phrase, value=number(getattr(rules, name))))
     if rules.dealer_rule != CLASSIC.dealer_rule:
         parts.append(gettext(DEALER_PHRASES[rules.dealer_rule]))

@@ -266,7 +266,7 @@ def test_oklahoma_asks_for_the_upcard_first_and_the_preview_agrees_with_the_save
     expect(hand.locator("#kd-5")).to_be_disabled()
     expect(hand.locator("#kd-4")).to_be_checked()  # kept, so the save refuses the same thing
     page.get_by_role("button", name="Save hand").tap()
-    expect(page.locator("#knocker_deadwood-error")).to_contain_text("4 is over the knock limit 3 set by the upcard 3H")
+    expect(page.locator("#knocker_deadwood-error")).to_contain_text("4 is over the knock limit 3 set by the upcard 3♥")
     assert_lands_on(page, "knocker_deadwood", page.locator("#knocker_deadwood-error").inner_text())
     hand = form(page)
     hand.locator("label[for=upcard-suit-S]").tap()

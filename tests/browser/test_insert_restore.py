@@ -26,7 +26,7 @@ def test_a_hand_is_inserted_before_hand_2_and_a_deleted_one_restored(player, pag
     form.locator("label.pick", has_text="Ben").click()
     form.locator("input[name=points]").fill("12")
     form.get_by_role("button", name="Save as points").click()
-    page.wait_for_url("**#hand-2")
+    page.wait_for_url("**#told")  # where the list of what moved is read
     expect(page.locator(".flashes")).to_contain_text("Inserted as hand 2")
     after = player.export()["hands"]
     assert after[1] == {"winner": "Ben", "points": 12} and after[2:] == before[1:]

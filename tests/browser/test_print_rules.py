@@ -1,0 +1,104 @@
+"""The printed sheet of an Oklahoma evening with variants: the head names every rule that is not
+Classic's, and each hand's row its upcard as a card (3♥), on A4 and on Letter.
+
+Set SHOTS to a folder to keep the PDFs and their pages as PNGs (pdftoppm) to look at.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from models.ledger import score_sheet
+from models.matchfile import read_document
+from tests.browser.conftest import Player
+from tests.browser.driver import phone
+
+pytestmark = pytest.mark.browser
+
+SHOTS = os.environ.get("SHOTS")
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+HANDS = [
+    {"knocker": "Ema", "knocker_deadwood": 3, "opponent_deadwood": 20, "upcard": "3H"},
+    {"knocker": "Filip", "knocker_deadwood": 6, "opponent_deadwood": 31, "upcard": "7S"},
+    {"knocker": "Ema", "knocker_deadwood": 0, "opponent_deadwood": 12, "upcard": "AS"},
+    {"knocker": "Filip", "knocker_deadwood": 9, "opponent_deadwood": 9, "upcard": "KD"},
+    {"winner": "Ema", "points": 20},
+    {"knocker": "Ema", "knocker_deadwood": 10, "opponent_deadwood": 50, "upcard": "10C"},
+    {"draw": True, "upcard": "5D"},
+    {"knocker": "Filip", "knocker_deadwood": 1, "opponent_deadwood": 40, "upcard": "AH"},
+]
+RULES = {"oklahoma": True, "oklahoma_ace": "one", "spade_double_boxes": True, "shutout_bonus": 50,
+         "immediate_boxes": True, "undercut_on_tie": False, "dealer_rule": "loser", "target": 150}
+# Each rule not Classic's as the printed head words it (views/matches.rules_summary)
+WORDS = ["Hollywood to 150, gin 25, undercut 10, box 25, game 100", "shutout bonus 50", "the loser deals",
+         "Oklahoma, spade doubles", "a tie goes to the knocker", "boxes count at once", "doubled boxes",
+         "ace knocks at 1"]
+
+
+def evening() -> dict:
+    """A finished Hollywood match under RULES: the hands above, again and again, until it ends."""
+    doc = {"format": "hollywood", "players": ["Ema", "Filip"], "first_dealer": "Filip", "rules": RULES, "hands": []}
+    while not score_sheet(read_document(doc)).finished:
+        doc["hands"].append(HANDS[len(doc["hands"]) % len(HANDS)])
+    return doc
+
+
+@pytest.fixture(scope="module")
+def oklahoma(browser, server) -> tuple[int, dict]:
+    context = phone(browser, server, touch=False)
+    doc = evening()
+    match_id = Player(context.new_page()).import_by_paste(doc)
+    context.close()
+    return match_id, doc
+
+
+def page_count(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![a-z])", pdf))
+
+
+def face(code: str) -> str:
+    return code[:-1] + SUITS[code[-1]]
+
+
+@pytest.mark.parametrize("size", ["A4", "Letter"])
+def test_the_printed_sheet_names_the_variants_and_shows_the_upcards(page, oklahoma, size, tmp_path):
+    match_id, doc = oklahoma
+    page.goto(f"/matches/{match_id}")
+    upcards = page.locator(".sheet tr.hand .upcard")
+    expect(upcards.first).to_be_hidden()  # on the phone the row's second line says the hand; the card is for paper
+    page.emulate_media(media="print")
+    head = page.locator("#sheet-title .print-only")
+    expect(head).to_be_visible()
+    said = " ".join(head.inner_text().split())
+    for words in WORDS:
+        assert words in said, (words, said)
+    # Every hand dealt with an upcard shows it as a card, in its row; a typed-points hand has none.
+    expected = [f"· upcard {face(hand['upcard'])}" for hand in doc["hands"] if "upcard" in hand]
+    assert [" ".join(t.split()) for t in upcards.all_inner_texts()] == expected
+    for number, hand in enumerate(doc["hands"], 1):
+        row = page.locator(f"#hand-{number}")
+        assert row.locator(".upcard").count() == (1 if "upcard" in hand else 0), number
+        if "upcard" in hand:
+            expect(row.locator(".upcard")).to_be_visible()
+            assert hand["upcard"] not in row.inner_text()
+    # Nothing of the sheet is cut off at the paper's edge: the note column with its upcard fits.
+    pdf = page.pdf(format=size)
+    assert page_count(pdf) == 1
+    path = Path(SHOTS or tmp_path) / f"oklahoma-{size}.pdf"
+    path.write_bytes(pdf)
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        flat = " ".join(text.split())
+        for words in ("shutout bonus 50", "boxes count at once", "ace knocks at 1"):
+            assert words in flat, (words, flat[:600])
+        for code in {hand["upcard"] for hand in doc["hands"] if "upcard" in hand}:
+            assert f"upcard {face(code)}" in flat, (code, flat)
+    if SHOTS and shutil.which("pdftoppm"):
+        subprocess.run(["pdftoppm", "-png", "-r", "110", str(path), str(path.with_suffix(""))], check=True)
