@@ -15,9 +15,10 @@ function say(template, values) {
 var setUps = [];
 function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 
-// Saving a hand: one round trip. The server answers the script with the new page itself
-// (a refusal too, with its messages by the fields) and only its main region is put in;
-// if the server cannot be reached the entries stay in the form and the page says so.
+// Saving a hand: one round trip. A saved hand is answered with what a following phone gets (the
+// board, the sheet, the next hand's state) and the flash, applied as a follower applies it; any
+// other answer (a refusal with its messages by the fields, a question) is a page whose main region
+// is put in. If the server cannot be reached the entries stay in the form and the page says so.
 // Without the script: Post/Redirect/Get.
 (function () {
   document.addEventListener("submit", function (event) {
@@ -36,7 +37,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   function send(f) {
     var fields = [];
     new FormData(f).forEach(function (value, name) { fields.push([name, value]); });
-    post(f.action, fields).then(function (got) { show(got.html, got.url, got.hand); }, function () {
+    post(f.action, fields).then(show, function () {
       // A form with a one-time id can be sent again safely (the server stores it once): keep it on the
       // phone and send it by itself. Any other form says it was not sent and keeps its entries.
       if (fields.some(function (p) { return p[0] === "form_id" && p[1]; })) wait(f, fields); else notSent(f);
@@ -47,13 +48,17 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var body = new FormData();
     fields.forEach(function (p) { body.append(p[0], p[1]); });
     return fetch(action, { method: "POST", body: body, credentials: "same-origin",
-                           headers: { "X-Requested-With": "fetch" } })
+                           headers: { "X-Requested-With": "fetch", "X-Answer": "fragment" } })
       .then(function (r) {
         if (r.status === 502 || r.status === 503 || r.status === 504) throw new Error("not sent");
         // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
         var hand = r.headers.get("X-Hand-Number");
         var page = r.headers.get("Content-Location") || (r.redirected ? r.url : location.href.split("#")[0]);
-        return r.text().then(function (html) { return { html: html, url: page + (hand ? "#hand-" + hand : ""), hand: hand }; });
+        var fragment = r.headers.get("X-Answer") === "fragment";
+        var etag = r.headers.get("ETag");
+        return r.text().then(function (html) {
+          return { html: html, url: page + (hand ? "#hand-" + hand : ""), hand: hand, fragment: fragment, etag: etag };
+        });
       });
   }
 
@@ -125,14 +130,16 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     post(item.action, fields).then(function (got) {
       sending = false;
       keep(key, waiting(key).filter(function (other) { return field(other.fields, "form_id") !== field(item.fields, "form_id"); }));
-      show(got.html, got.url, got.hand);
+      show(got);
       flush();
     }, function () { sending = false; showWaiting(); later(); });
   }
   window.addEventListener("online", flush);
   setUps.push(function () { showWaiting(); if (pageKeys().some(function (k) { return waiting(k).length; })) flush(); });
 
-  function show(html, url, hand) {
+  function show(got) {
+    if (got.fragment) { moved(got); return; }
+    var html = got.html, url = got.url, hand = got.hand;
     var fresh = new DOMParser().parseFromString(html, "text/html");
     var main = fresh.getElementById("main");
     var old = document.getElementById("main");
@@ -142,6 +149,46 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     history.replaceState(null, "", url);
     setUp(main);
     land(main, hand);
+    if (hand) keepForOffline(url, html);
+  }
+  // A saved hand: the flash replaces the last one, and the sheet moves on the one way it moves on for
+  // every phone ("sheet-moved", the live follow below); the form starts the next hand afresh.
+  function moved(got) {
+    var main = document.getElementById("main");
+    var doc = new DOMParser().parseFromString("<div>" + got.html + "</div>", "text/html");
+    var notices = doc.querySelector("[data-region=notices]");
+    var state = doc.querySelector("[data-region=state]");
+    var live = document.getElementById("live");
+    if (!main || !live || !notices || !state || state.dataset.finished !== live.dataset.finished) {
+      // The match closed, or this is no match page (a question answered): the match page anew.
+      if (new URL(got.url, location.href).href.split("#")[0] === location.href.split("#")[0]) {
+        history.replaceState(null, "", got.url);
+        location.reload();
+      }
+      else location.assign(got.url);
+      return;
+    }
+    main.querySelectorAll(".flashes, .way-back").forEach(function (el) { el.remove(); });
+    while (notices.lastChild) main.insertBefore(notices.lastChild, main.firstChild);
+    var form = document.getElementById("hand-form");
+    document.querySelectorAll(".entry form").forEach(function (f) { f.reset(); enableSubmit(f, true); });
+    // As a page drawn anew: the typed points folded away, no preview, no note of another phone's save.
+    document.querySelectorAll(".entry details[open]").forEach(function (d) { d.open = false; });
+    document.querySelectorAll(".entry [data-role=preview]").forEach(function (p) { p.textContent = ""; });
+    document.querySelectorAll(".entry [data-role=moved-on]").forEach(function (n) { n.hidden = true; });
+    document.dispatchEvent(new CustomEvent("sheet-moved", { detail: { html: got.html, etag: got.etag, saved: true } }));
+    document.querySelectorAll(".entry input[name=form_id]").forEach(function (i) { i.value = state.dataset.formId; });
+    if (form) form.dispatchEvent(new Event("preview-changed"));
+    history.replaceState(null, "", got.url);
+    setUp(main.querySelector(".way-back") || document.createElement("div"));
+    land(main, got.hand);
+    keepForOffline(got.url, "<!doctype html>\n" + document.documentElement.outerHTML);
+  }
+  // The service worker keeps the page as it is now, for a reload without the Wi-Fi (static/sw.js):
+  // a saved hand draws it without loading it, so the worker never saw this copy go by.
+  function keepForOffline(url, html) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ kind: "page", url: url, html: html });
   }
   // Where the eye and the keyboard go: the first refused field, else the message of what happened.
   function land(main, hand) {
@@ -153,10 +200,28 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var target = field || message || main.querySelector("[role=alert]") || main.querySelector(".flashes") || main;
     if (!field) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
-    if (target.classList.contains("flashes")) window.scrollTo(0, 0);  // saved: the flash, the board, the next hand
+    if (target.classList.contains("flashes")) fit(main);  // saved: the flash, the board, the next hand
     else (target.closest("fieldset") || target).scrollIntoView({ block: "center" });
     var row = hand && document.getElementById("hand-" + hand);
     if (row) row.classList.add("fresh");
+  }
+  // After a save the page shows itself from the top, unless the next hand's count pad would then be
+  // under the sticky Save bar or below the screen (a flash with its way back, a board of long names, a
+  // closed game, Oklahoma's upcard): then it goes down as far as the pad needs, with a line more for a
+  // preview that takes two (the bar then grows), and never past the next hand's heading.
+  function fit(main) {
+    window.scrollTo(0, 0);
+    var heading = main.querySelector("#enter");
+    var form = main.querySelector("#hand-form");
+    var bar = form && form.querySelector(".save-bar");
+    var last = form && (form.querySelector("[data-role=pad]:not([hidden])") || form.querySelector("[name=opponent_deadwood]"));
+    if (!heading || !bar || !last) return;
+    var barTop = window.innerHeight - bar.offsetHeight;  // where the bar is once it sticks
+    var bottom = last.getBoundingClientRect().bottom;
+    if (bottom <= barTop) return;
+    var preview = bar.querySelector("[data-role=preview]");
+    var below = bottom - barTop + (preview ? preview.offsetHeight : 0) + 4;
+    window.scrollTo(0, Math.min(below, heading.getBoundingClientRect().top));
   }
 })();
 
@@ -241,16 +306,25 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 
   document.addEventListener("input", function (e) { var f = handForm(e.target); if (f) changed(f); });
   document.addEventListener("change", function (e) { var f = handForm(e.target); if (f) changed(f); });
+  // A pad types into the field it is for (data-for) in its own form: the defender's count, the typed points.
   document.addEventListener("click", function (e) {
-    var key = e.target.closest && e.target.closest("[data-role=pad] [data-key]");
-    var form = handForm(key);
-    var od = form && form.querySelector("[name=opponent_deadwood]");
-    if (!od) return;
-    var k = key.dataset.key;
-    if (k === "\u232b") od.value = od.value.slice(0, -1);
-    else if (k === "C") od.value = "";
-    else if (od.value.length < 2) od.value = od.value === "0" ? k : od.value + k;
-    changed(form);
+    var key = e.target.closest && e.target.closest("[data-for] [data-key], [data-for] [data-points-key]");
+    var pad = key && key.closest("[data-for]");
+    var form = pad && pad.closest("form");
+    var input = form && form.querySelector("[name=" + pad.dataset.for + "]");
+    if (!input) return;
+    var k = key.dataset.key || key.dataset.pointsKey;
+    var most = input.maxLength > 0 ? input.maxLength : 2;
+    if (k === "\u232b") input.value = input.value.slice(0, -1);
+    else if (k === "C") input.value = "";
+    else if (input.value.length < most) input.value = input.value === "0" ? k : input.value + k;
+    if (handForm(form)) changed(form);
+  });
+  // "Type the points instead" opens its panel where it can be seen whole: the names, the points, their pad.
+  document.addEventListener("click", function (e) {
+    var summary = e.target.closest && e.target.closest(".alt-entries summary");
+    if (!summary) return;
+    setTimeout(function () { if (summary.parentNode.open) summary.parentNode.scrollIntoView({ block: "nearest" }); }, 0);
   });
   // Saving (a hand, a draw): a preview still waiting for its 120 ms would only cost a round trip
   // for a form that is about to be replaced.
@@ -259,14 +333,14 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   document.addEventListener("preview-changed", function (e) { var f = handForm(e.target); if (f && started(f)) ask(f); }, true);
 
   setUps.push(function (root) {
+    root.querySelectorAll("form [data-for]").forEach(function (pad) {
+      var input = pad.closest("form").querySelector("[name=" + pad.dataset.for + "]");
+      if (!input) return;
+      pad.hidden = false;
+      input.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
+    });
     var form = root.querySelector("#hand-form");
     if (!form || !form.dataset.previewUrl) return;
-    var od = form.querySelector("[name=opponent_deadwood]");
-    var pad = form.querySelector("[data-role=pad]");
-    if (pad && od) {
-      pad.hidden = false;
-      od.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
-    }
     names(form);
     if (started(form)) {  // filled in by the server (an edit, the count page, a refusal): ask at once
       countLinkFor(form);
@@ -275,14 +349,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   });
 })();
 
-// Follow a match saved on another phone: ask for a fragment every 1.5 s with
+// Follow a match saved on another phone: ask for a fragment every 2.5 s (every 10 s after five quiet minutes) with
 // If-None-Match; a 304 costs almost nothing. Without this script the page has
 // a Refresh link instead.
 (function () {
   if (!window.fetch) return;
   var live = null;  // the region followed; a saved hand draws a new one
   var etag = null;  // the version it was drawn at
-  var delay = 1500;
+  // A saved hand is seen within 3 s; after QUIET_POLLS answers with nothing new (about five minutes:
+  // the table took a break) the follow slows to SLOW, and any change, tap or return to the page
+  // makes it quick again. A hidden page asks nothing.
+  var FAST = 2500, SLOW = 10000, QUIET_POLLS = 120;
+  var delay = FAST;
+  var quiet = 0;
   var timer = null;
 
   function formStarted() {  // anything entered in the entry section (the knock form, the typed points)
@@ -292,12 +371,23 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       Array.prototype.some.call(entry.querySelectorAll("input[name=opponent_deadwood], input[name=points]"),
                                 function (i) { return i.value; });
   }
-  // The hand the page enters follows the sheet while nothing is entered yet; a started entry keeps
-  // its number, so its save is asked whether it is another deal (the server decides).
-  function nextHand(state) {
+  // The hand the page enters follows the sheet, whoever moved it on: the heading and the number its
+  // save sends. An entry already started keeps what was typed and says, in the save bar where the
+  // next tap is, that its hand was saved on another phone (with the way to drop it if it was the same deal).
+  function nextHand(state, started) {
+    var number = state.dataset.nextHand;
+    var fields = document.querySelectorAll(".entry input[name=number]");
+    var was = fields.length ? fields[0].value : number;
+    if (was === number) return;
     var heading = document.getElementById("enter");
     if (heading && state.dataset.heading) heading.textContent = state.dataset.heading;
-    document.querySelectorAll(".entry input[name=number]").forEach(function (i) { i.value = state.dataset.nextHand; });
+    fields.forEach(function (i) { i.value = number; });
+    var note = document.querySelector(".entry [data-role=moved-on]");
+    if (!note || !started) return;
+    var on = parseInt(number, 10) > parseInt(was, 10);
+    note.querySelector("[data-role=moved-on-words]").textContent =
+      say(on ? note.dataset.saved : note.dataset.changed, { saved: parseInt(number, 10) - 1, number: number });
+    note.hidden = false;
   }
   function swap(html) {
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
@@ -311,7 +401,10 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       if (old) old.replaceWith(fresh);
     });
     var form = document.getElementById("hand-form");
-    if (state && state.dataset.nextHand && !formStarted()) nextHand(state);
+    if (state && state.dataset.nextHand) nextHand(state, formStarted());
+    if (state && state.dataset.version) {
+      document.querySelectorAll(".entry input[name=version]").forEach(function (i) { i.value = state.dataset.version; });
+    }
     if (form && state && state.dataset.preview) form.dispatchEvent(new Event("preview-changed"));
     var rows = live.querySelectorAll(".sheet tbody tr[id^=hand-]");
     if (rows.length) rows[rows.length - 1].classList.add("fresh");
@@ -323,22 +416,35 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     fetch(live.dataset.liveUrl, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (r) {
         if (followed !== live) return null;  // a saved hand drew the region anew meanwhile
-        if (r.status === 304) return null;
+        if (r.status === 304) { quiet++; return null; }
         if (!r.ok) throw new Error(r.status);
         etag = r.headers.get("ETag");
+        quiet = 0;
         return r.text().then(swap);
       })
-      .then(function () { delay = 1500; }, function () { delay = Math.min(delay * 2, 15000); })
+      .then(function () { delay = quiet >= QUIET_POLLS ? SLOW : FAST; },
+            function () { delay = Math.min(delay * 2, 15000); })
       .then(schedule);
   }
   function schedule() { clearTimeout(timer); timer = setTimeout(poll, delay); }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { clearTimeout(timer); poll(); } });
+  // This phone saved a hand: the answer is the fragment a poll would bring, applied the same way.
+  document.addEventListener("sheet-moved", function (e) {
+    if (!live) return;
+    swap(e.detail.html);
+    if (e.detail.etag) etag = e.detail.etag;
+    quiet = 0;
+    delay = FAST;
+    schedule();
+  });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { quiet = 0; clearTimeout(timer); poll(); } });
+  document.addEventListener("input", function () { if (delay === SLOW) { quiet = 0; delay = FAST; schedule(); } });
   setUps.push(function (root) {
     var found = root.querySelector("#live");
     if (!found) return;
     live = found;
     etag = live.dataset.etag;
-    delay = 1500;
+    delay = FAST;
+    quiet = 0;
     var refresh = root.querySelector("[data-role=refresh]");
     if (refresh) refresh.hidden = true;
     schedule();  // the region was drawn at this version an instant ago: the first ask can wait
@@ -348,8 +454,12 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 // Installable, and kind to a flaky Wi-Fi: the service worker keeps the static
 // files and the last pages seen. Keep the screen on while a match is open.
 (function () {
-  if ("serviceWorker" in navigator && document.documentElement.dataset.sw) {
-    navigator.serviceWorker.register(document.documentElement.dataset.sw, { scope: "/" }).catch(function () {});
+  // Every page of a table asks for it (templates/base.html), once the page itself has loaded: a phone
+  // that joined by the QR code opens a match first, maybe never the home page.
+  var worker = document.documentElement.dataset.sw;
+  if ("serviceWorker" in navigator && worker) {
+    var register = function () { navigator.serviceWorker.register(worker, { scope: "/" }).catch(function () {}); };
+    if (document.readyState === "complete") register(); else window.addEventListener("load", register);
   }
   if (!("wakeLock" in navigator)) return;
   var lock = null;

@@ -6,8 +6,39 @@ var CACHE = "gin-ledger-v1";
 var STATIC = [];  // the versioned addresses of the files every page uses: views/pwa.py fills them in
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(STATIC); }));
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all([cache.addAll(STATIC), keepOpenPages(cache)]);
+  }));
   self.skipWaiting();
+});
+
+// The page that registered this worker was loaded before there was one, so no copy of it went by:
+// a phone that joined by the QR code opens a match first, and must be able to reload it offline.
+// Each open page of the app is asked once more (a page that cannot be had is simply not kept).
+function keepOpenPages(cache) {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    return Promise.all(windows.map(function (client) {
+      var url = new URL(client.url);
+      url.hash = "";
+      if (url.origin !== self.location.origin) return null;
+      return fetch(url.href, { credentials: "same-origin" }).then(function (response) {
+        if (response.ok && response.type === "basic" && !response.redirected) return cache.put(url.href, response);
+      }).catch(function () {});
+    }));
+  });
+}
+
+// A hand saved by the page script redraws the page without loading it: the script hands the worker
+// the page the server answered, so an offline reload shows the sheet with that hand.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.kind !== "page" || typeof data.url !== "string" || typeof data.html !== "string") return;
+  var url = new URL(data.url, self.location.href);
+  url.hash = "";
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return cache.put(url.href, new Response(data.html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  }));
 });
 
 self.addEventListener("activate", function (event) {
