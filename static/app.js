@@ -445,8 +445,6 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     etag = live.dataset.etag;
     delay = FAST;
     quiet = 0;
-    var refresh = root.querySelector("[data-role=refresh]");
-    if (refresh) refresh.hidden = true;
     schedule();  // the region was drawn at this version an instant ago: the first ask can wait
   });
 })();
@@ -482,7 +480,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var found = root.querySelector("[data-role=wake]");
     if (!found) return;
     toggle = found;
-    toggle.hidden = false;
+    toggle.classList.remove("unseen");  // its room was kept (visibility), so nothing moves when it shows
     toggle.addEventListener("click", function () {
       wanted = !wanted;
       localStorage.setItem("gin-ledger-wake", wanted ? "on" : "off");

@@ -48,7 +48,7 @@ def test_login_is_rate_limited(private):
 
 def test_read_only_link_shows_the_sheet_and_changes_nothing(client):
     match_id = import_match(client, case("seed001-ana-ben"))
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{match_id}/join").get_data(as_text=True)  # where the read-only link is
     token = page.split("/view/")[1].split('"')[0]
     view = client.get(f"/view/{token}").get_data(as_text=True)
     assert "108" in view and "196" in view

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app import csrf
+from views import csrf
 from models.errors import (N_, DatabaseGone, HandAlreadySaved, LedgerError, MatchError, MatchNotOver,
                            MigrationsBroken, NoSuchMatch, NoSuchTable, NotFound, PlayerProblem, Refusal,
                            SchemaTooNew, StaleMatch)

@@ -78,7 +78,7 @@ def tables(tmp_path, phrase):
         player.post("/login", data={"csrf_token": hidden(login, "csrf_token"), "passphrase": phrase})
     watched = import_match(player, case("seed001-ana-ben"))
     import_match(player, case("seed000-bob-alexandra"))
-    page = player.get(f"/matches/{watched}").get_data(as_text=True)
+    page = player.get(f"/matches/{watched}/join").get_data(as_text=True)  # where the read-only link is
     token = page.split("/view/")[1].split('"')[0]
     return player, app.test_client(), watched, f"/view/{token}"
 

@@ -22,6 +22,7 @@ from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
 from models.names import read_name
 from models.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
 
+from .csrf import MaskedCSRF
 from .i18n import page_translations
 
 # What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
@@ -77,6 +78,8 @@ COUNT_DIGITS = 12  # a whole-number field; Between bounds the value
 
 class Form(FlaskForm):
     class Meta:
+        csrf_class = MaskedCSRF  # the token masked per response (views/csrf.py)
+
         def get_translations(self, form):
             return Catalogue()
 

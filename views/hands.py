@@ -19,6 +19,7 @@ from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
 from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match
+from .following import saved_answer
 from .scope import device_name, table_id
 from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
@@ -128,9 +129,12 @@ def add(match_id: int):
         flash(line_summary(line), "saved")
         if line.outcome.winner is None:
             offer_way_back("take_back", line.number, version=saved.version)
+    if request.headers.get("X-Answer") == "fragment" and saved.stored.refusal is None:
+        # The page script asked: answer with what a following phone gets (the board, the sheet, the
+        # next hand's state) and the flash; without the script it is Post/Redirect/Get.
+        return saved_answer(saved.stored, saved.number)
     if request.headers.get("X-Requested-With") == "fetch":
-        # The page script asked: answer with the new page itself, so a saved hand costs one
-        # round trip (the script puts in its main region); without the script it is Post/Redirect/Get.
+        # An older page script: the new page itself, its main region put in.
         response = make_response(render_match(saved.stored))
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)

@@ -15,7 +15,6 @@ import sys
 from datetime import datetime
 
 from flask import current_app, g, render_template, request
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from models import caches
@@ -87,15 +86,16 @@ def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -
     cache = current_app.extensions[caches.EXTENSION].pages
     found = cache.get(key)
     if found is None:
-        token = generate_csrf()
-        g.drawing_kept = True
+        g.drawing_kept = True  # the CSRF token is drawn as its blank (views/csrf.masked_token)
         try:
             html = draw()
         finally:
             g.pop("drawing_kept", None)
-        found = Blanked(html.replace(token, blank(CSRF)))
+        found = Blanked(html)
         cache.put(key, found)
-    filling = {CSRF: generate_csrf, **values}
+    from .csrf import masked_token
+
+    filling = {CSRF: masked_token, **values}
     for name, template in PER_REQUEST.items():
         filling[name] = lambda template=template: render_template(template, stored=stored)
     return found.filled(filling)

@@ -9,7 +9,7 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import access, cards, hands, history, matches, pages, pwa, summary
+    from . import access, cards, csrf, hands, history, matches, pages, pwa, summary
     from .charts import plot
     from .qr import qr_svg, table_base_url, table_url
     from .scope import current_table, home_url, hosted, in_table
@@ -20,7 +20,7 @@ def init_app(app: Flask) -> None:
         table_url=table_url, table_base_url=table_base_url, qr=qr_svg,
         asset=pwa.asset, icon_data_uri=pwa.icon_data_uri(app.static_folder),
         # this request's own parts of a kept page (views/pages.py), and who may log out
-        per_request=pages.per_request, logout_offered=access.logout_offered,
+        per_request=pages.per_request, logout_offered=access.logout_offered, csrf_token=csrf.masked_token,
         table_passphrase_form=access.table_passphrase_form,
         # a match in words and forms
         match_label=summary.match_label, result_line=summary.result_line, match_state=matches.match_state,
@@ -29,3 +29,5 @@ def init_app(app: Flask) -> None:
         # drawings
         plot=plot, card_face=cards.card_face,
     )
+    # Flask-WTF's context processor hands templates its unmasked token: this one, later, masks it.
+    app.context_processor(lambda: {"csrf_token": csrf.masked_token})

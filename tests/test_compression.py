@@ -1,0 +1,76 @@
+"""Compressed where it is safe (issue 24): static files and pages as the client's q-values ask, and a
+compressed page's CSRF token masked per response (BREACH); pages that hold an unmaskable secret (a
+hosted table's key in every link, a read-only token) are sent as they are."""
+import brotli
+import gzip
+
+import pytest
+from webutil import case, hidden, import_match
+
+from app import create_app
+from views import csrf
+
+
+def body(response) -> bytes:
+    data = response.get_data()
+    encoding = response.headers.get("Content-Encoding")
+    return brotli.decompress(data) if encoding == "br" else gzip.decompress(data) if encoding == "gzip" else data
+
+
+@pytest.mark.parametrize("asked, sent", [("gzip, br", "br"), ("gzip", "gzip"), ("br;q=0, gzip", "gzip"),
+                                         ("gzip;q=0", None), ("gzip;q=0, br;q=0", None), ("", None),
+                                         ("identity", None), ("*", "br")])
+def test_static_files_and_pages_are_sent_in_the_encoding_asked(client, asked, sent):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    headers = {"Accept-Encoding": asked} if asked else {}
+    for path in ("/static/style.css", "/static/app.js", f"/matches/{match_id}", "/"):
+        answer = client.get(path, headers=headers)
+        assert answer.status_code == 200 and answer.headers.get("Content-Encoding") == sent, (path, asked)
+        assert "Accept-Encoding" in answer.headers["Vary"]
+        plain = client.get(path, headers={"Accept-Encoding": "identity"}).get_data()
+        assert body(answer)[:200] == plain[:200]
+
+
+def test_a_versioned_static_file_is_kept_a_year_compressed(client):
+    page = client.get("/").get_data(as_text=True)
+    stylesheet = page.split('href="/static/style.css?v=')[1].split('"')[0]
+    answer = client.get(f"/static/style.css?v={stylesheet}", headers={"Accept-Encoding": "br"})
+    assert answer.headers["Content-Encoding"] == "br"
+    assert "max-age=31536000" in answer.headers["Cache-Control"] and "immutable" in answer.headers["Cache-Control"]
+    again = client.get(f"/static/style.css?v={stylesheet}", headers={"Accept-Encoding": "br",
+                                                                     "If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_a_compressed_page_masks_its_csrf_token_per_response_and_each_still_works(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    pages = [body(client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip, br"})).decode()
+             for _ in range(3)]
+    tokens = [hidden(page, "csrf_token") for page in pages]
+    assert len(set(tokens)) == 3 and all(token.startswith(csrf.PREFIX) for token in tokens)
+    assert len({csrf.unmask(token) for token in tokens}) == 1  # one session's token, never sent as it is
+    assert all(csrf.unmask(tokens[0]) not in page for page in pages)
+    for token, page in zip(tokens, pages):
+        saved = client.post(f"/matches/{match_id}/hands", data={
+            "csrf_token": token, "form_id": hidden(page, "form_id"), "winner": "Ana", "points": "3"})
+        assert saved.status_code in (302, 409), saved.status_code
+    refused = client.post(f"/matches/{match_id}/hands", data={"csrf_token": csrf.unmask(tokens[0]),
+                                                              "winner": "Ana", "points": "3"})
+    assert refused.status_code == 303  # an unmasked token is no token: the form had expired
+
+
+def test_pages_that_hold_a_secret_link_are_never_compressed(client, tmp_path):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    join = client.get(f"/matches/{match_id}/join", headers={"Accept-Encoding": "gzip, br"})
+    assert "Content-Encoding" not in join.headers
+    token = join.get_data(as_text=True).split("/view/")[1].split('"')[0]
+    for path in (f"/view/{token}", f"/view/{token}/live"):
+        assert "Content-Encoding" not in client.get(path, headers={"Accept-Encoding": "gzip, br"}).headers
+    assert "/view/" not in body(client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "br"})).decode()
+    hosted = create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "k", "HOSTED": True},
+                        instance_path=str(tmp_path / "h")).test_client()
+    page = hosted.get("/").get_data(as_text=True)
+    table = hosted.post("/tables", data={"csrf_token": hidden(page, "csrf_token"), "table_name": "Club"})
+    home = hosted.get(table.headers["Location"], headers={"Accept-Encoding": "gzip, br"})
+    assert home.status_code == 200 and "Content-Encoding" not in home.headers
+    assert hosted.get("/static/style.css", headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"

@@ -1,0 +1,104 @@
+"""Compression, as the client asks by its q-values, where it is safe.
+
+- Static files are compressed once (brotli and gzip) the first time they are asked for, kept by
+  path and modification time, and sent in the encoding the client takes.
+- Pages and fragments are compressed per response only where every secret in them is masked per
+  response: the CSRF token is (views/csrf.py); a hosted table's key is in every link and a match's
+  read-only token in its spectator's pages and the join page, so those are sent as they are, since a
+  page that reflects what a request sent would let BREACH guess what it holds (`compressible`).
+
+The encoding is chosen with Werkzeug's parser of Accept-Encoding (`request.accept_encodings`), so
+`gzip;q=0` is never sent gzip; an encoding is used only if it makes the body smaller.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import threading
+
+import brotli
+from flask import Response, current_app, request
+from werkzeug.exceptions import NotFound
+from werkzeug.security import safe_join
+
+ENCODINGS = ("br", "gzip")
+COMPRESSIBLE = (".css", ".js", ".svg", ".webmanifest", ".json", ".txt", ".html")
+
+_kept: dict[tuple[str, float], dict[str, bytes]] = {}
+_lock = threading.Lock()
+
+
+def variants(path: str, mtime: float) -> dict[str, bytes]:
+    """The file's bytes as they are ("identity") and in each encoding that makes it smaller."""
+    key = (path, mtime)
+    found = _kept.get(key)
+    if found is not None:
+        return found
+    with open(path, "rb") as stream:
+        data = stream.read()
+    made = {"identity": data}
+    if path.endswith(COMPRESSIBLE):
+        for name, packed in (("br", brotli.compress(data, quality=11)), ("gzip", gzip.compress(data, 9, mtime=0))):
+            if len(packed) < len(data):
+                made[name] = packed
+    with _lock:
+        for old in [k for k in _kept if k[0] == path]:
+            del _kept[old]
+        _kept[key] = made
+    return made
+
+
+def chosen(available) -> str:
+    """The best encoding the client takes (q above 0), among those this file has; else identity."""
+    offered = [name for name in ENCODINGS if name in available]
+    best = request.accept_encodings.best_match(offered) if offered else None
+    return best if best in available else "identity"
+
+
+def send_static(folder: str, filename: str, mimetype_of) -> Response:
+    path = safe_join(folder, filename)
+    if path is None or not os.path.isfile(path):
+        raise NotFound()
+    made = variants(path, os.path.getmtime(path))
+    encoding = chosen(made)
+    body = made[encoding]
+    response = Response(body, mimetype=mimetype_of(filename))
+    if encoding != "identity":
+        response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
+    response.set_etag(hashlib.sha256(body).hexdigest()[:16])
+    response.cache_control.no_cache = True  # asked again, answered 304; a versioned address is kept a year
+    return response.make_conditional(request)
+
+
+# Pages that name a read-only token (a secret link), besides the spectator's own.
+TOKEN_PAGES = frozenset({"matches.join"})
+PAGE_TYPES = frozenset({"text/html", "application/json", "text/plain", "image/svg+xml", "text/csv"})
+SMALLEST = 512  # below this a compressed body saves less than its headers cost
+
+
+def compressible(response: Response) -> bool:
+    from .scope import SPECTATOR_ENDPOINTS
+
+    return (response.status_code == 200 and not response.direct_passthrough
+            and "Content-Encoding" not in response.headers and response.mimetype in PAGE_TYPES
+            and not current_app.config.get("HOSTED")
+            and request.endpoint not in SPECTATOR_ENDPOINTS | TOKEN_PAGES | {"static"}
+            and response.content_length is not None and response.content_length >= SMALLEST)
+
+
+def compress_page(response: Response) -> Response:
+    """An after_request hook: a page holding no unmasked secret, compressed as the client asks."""
+    if not compressible(response):
+        return response
+    response.vary.add("Accept-Encoding")
+    encoding = request.accept_encodings.best_match(ENCODINGS)
+    if encoding is None:
+        return response
+    body = response.get_data()
+    packed = brotli.compress(body, quality=5) if encoding == "br" else gzip.compress(body, 6, mtime=0)
+    if len(packed) < len(body):
+        response.set_data(packed)
+        response.headers["Content-Encoding"] = encoding
+    return response
