@@ -1,0 +1,77 @@
+"""The hand form's result tiles on a 360 x 740 phone hold their labels in every language.
+
+The deadwood grid is six equal tiles a row; the last one, "Big gin" with its checkbox, has the
+longest label ("Velký gin", "Veľký gin", "Gin i madh"). A label must be drawn inside its tile
+(wrapping there if it must), never spill over the tile's edge onto its neighbour; the English tile
+keeps its look: the checkbox and the words on one line, the tile as tall as the others.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import Player
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("en", "cs", "sk", "sq")
+
+# Each tile of the deadwood grid: its border box, and the box of what it draws (its text and its
+# checkbox), measured with a Range over the label's contents.
+TILES = """() => [...document.querySelectorAll('#hand-form fieldset.deadwood .pick-grid .pick')].map(tile => {
+  const range = document.createRange();
+  range.selectNodeContents(tile);
+  const t = tile.getBoundingClientRect(), c = range.getBoundingClientRect();
+  const box = tile.querySelector('input[type=checkbox]');
+  const b = box ? box.getBoundingClientRect() : null;
+  return {id: tile.htmlFor, text: tile.textContent.trim(),
+          tile: [t.left, t.top, t.right, t.bottom], ink: [c.left, c.top, c.right, c.bottom],
+          check: b && [b.left, b.top, b.right, b.bottom], scroll: tile.scrollWidth, client: tile.clientWidth};
+})"""
+
+
+@pytest.fixture(scope="module")
+def match_id(browser, server) -> int:
+    """A Hollywood match of Ana and Ben, no hands yet: its page opens on the hand form."""
+    from tests.browser.driver import phone
+    context = phone(browser, server, touch=False)
+    found = Player(context.new_page()).new_match("Ana", "Ben")
+    context.close()
+    return found
+
+
+def tiles(page, match_id: int, lang: str) -> list[dict]:
+    page.goto(f"/matches/{match_id}?lang={lang}")
+    assert page.locator("html").get_attribute("lang") == lang
+    drawn = page.evaluate(TILES)
+    assert len(drawn) == 12 and drawn[-1]["id"] == "big_gin", drawn
+    return drawn
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_result_tile_holds_its_label(page, match_id, lang):
+    drawn = tiles(page, match_id, lang)
+    for tile in drawn:
+        left, top, right, bottom = tile["tile"]
+        ink_left, ink_top, ink_right, ink_bottom = tile["ink"]
+        inside = (ink_left >= left - 0.5 and ink_right <= right + 0.5
+                  and ink_top >= top - 0.5 and ink_bottom <= bottom + 0.5)
+        assert inside, f"{lang}: {tile['text']!r} spills out of its tile: {tile}"
+        assert tile["scroll"] <= tile["client"], f"{lang}: {tile['text']!r} is wider than its tile: {tile}"
+    # Still one even grid: two rows of six equal tiles, none off the screen.
+    sizes = {(round(t["tile"][2] - t["tile"][0]), round(t["tile"][3] - t["tile"][1])) for t in drawn}
+    rows = {round(t["tile"][1]) for t in drawn}
+    assert len(sizes) == 1 and len(rows) == 2, (lang, sizes, rows)
+    assert max(t["tile"][2] for t in drawn) <= 360, drawn
+
+
+def test_the_english_big_gin_tile_keeps_its_look(page, match_id):
+    """English as before: the words beside the checkbox (not under it), every tile 44 px tall."""
+    drawn = tiles(page, match_id, "en")
+    big = drawn[-1]
+    check_left, check_top, check_right, check_bottom = big["check"]
+    words = page.evaluate("""() => { const label = document.querySelector('label[for=big_gin]');
+      const range = document.createRange(); const text = [...label.childNodes].filter(n => !n.matches?.('input'));
+      range.setStartBefore(text[0]); range.setEndAfter(text[text.length - 1]);
+      const r = range.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
+    assert words[0] >= check_right and words[1] < check_bottom, (words, big)
+    assert {round(t["tile"][3] - t["tile"][1]) for t in drawn} == {44}, drawn
