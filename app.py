@@ -109,6 +109,9 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     init_caches(app)
     serving.init_app(app)  # first of the request hooks: an untrusted Host is refused before any other runs
     db.init_app(app)
+    from views.quiet_polls import QuietPolls
+
+    serving.inside_host_check(app, lambda inner: QuietPolls(inner, app.config["DATABASE"], bool(app.config.get("HOSTED"))))
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
     from views import access, tables
 

@@ -28,6 +28,7 @@ EPOCH = re.compile(r'(data-etag="&#34;\d+-)[0-9a-f]+(-\d+&#34;")')
 
 def same_page(html: str) -> str:
     html = EPOCH.sub(r"\1…\2", html)
+    html = re.sub(r'data-form-id="[^"]*"', 'data-form-id="…"', html)  # the next hand's one-time id
     return PER_REQUEST.sub(lambda m: (m.group(1) or m.group(3)) + "…" + (m.group(2) or m.group(4)), html)
 
 

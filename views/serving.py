@@ -86,6 +86,15 @@ class HostCheck:
         return self.wsgi_app(environ, start_response)
 
 
+HOST_CHECK = "gin_ledger_host_check"
+
+
+def inside_host_check(app: Flask, wrap) -> None:
+    """Put a WSGI layer between the Host check (and ProxyFix) and Flask: its requests are checked too."""
+    check = app.extensions[HOST_CHECK]
+    check.wsgi_app = wrap(check.wsgi_app)
+
+
 # The largest number a path may carry: SQLite's integers stop at 2**63 - 1, so a larger one is no
 # match id, hand or player of any table; it is refused (404) before it reaches a query.
 LARGEST_PATH_NUMBER = 2 ** 62
@@ -111,6 +120,7 @@ def init_app(app: Flask) -> None:
     hops = proxy_hops(app.config.get("PROXY_HOPS"))
     app.url_map.converters["int"] = BoundedInteger
     app.wsgi_app = HostCheck(app.wsgi_app)  # inside ProxyFix: the Host it sets from X-Forwarded-Host is checked
+    app.extensions[HOST_CHECK] = app.wsgi_app
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
     app.session_interface = SessionInterface()

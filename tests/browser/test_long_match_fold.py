@@ -90,8 +90,8 @@ def test_a_saved_hand_moves_the_window(page, player):
 
 
 def test_the_spectator_reaches_every_hand(page, long_id):
-    page.goto(f"/matches/{long_id}")
-    page.goto(page.get_attribute("a[href^='/view/']", "href"))
+    page.goto(f"/matches/{long_id}/join")  # where the read-only link is
+    page.goto(page.get_attribute("a[href*='/view/']", "href"))
     page.locator(".sheet tr.folded a").click()
     page.wait_for_url(re.compile(r"/view/[\w-]+/sheet$"))
     assert page.locator(".sheet tbody tr.hand").count() == COUNT

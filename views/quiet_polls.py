@@ -1,0 +1,62 @@
+"""A follower's quiet poll answered before Flask: one indexed SELECT and a 304.
+
+A phone or spectator following a match asks for its live fragment every 2.5 s with the ETag it has,
+`"id-epoch-version"`; nearly every answer is "nothing new". When the ETag sent is exactly the match's
+current one, this WSGI layer answers 304 itself, without a request context, a session or a template:
+the cost of a small static file or less. The ETag holds the file's epoch, a random word that only a
+page of this match showed, so a 304 tells nothing to anyone who did not see the match; anything else
+(no ETag, another version, another file under the path after a restore) goes on to Flask, which
+checks who may see the match and draws the fragment.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+
+from models import storage
+
+MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
+VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
+BY_ID = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
+         " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND (? IS NULL OR t.key = ?)")
+BY_TOKEN = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
+            " WHERE m.view_token = ? AND m.deleted IS NULL")
+
+
+class QuietPolls:
+    def __init__(self, wsgi_app, path: str, hosted: bool):
+        self.wsgi_app, self.path, self.hosted = wsgi_app, path, hosted
+        self.kept = threading.local()
+
+    def current_tag(self, match, view) -> str | None:
+        try:
+            identity = os.stat(self.path)
+        except OSError:
+            return None  # Flask says why (DatabaseGone)
+        identity = (identity.st_dev, identity.st_ino)
+        if getattr(self.kept, "identity", None) != identity:
+            if getattr(self.kept, "conn", None) is not None:
+                self.kept.conn.close()
+            self.kept.conn, self.kept.identity = storage.connect(self.path, create=False, synchronous="NORMAL"), identity
+            return None  # a file not seen by this thread: Flask meets it first (a new epoch after a restore)
+        if match is not None:
+            key = match.group("key")
+            if (key is None) == self.hosted:
+                return None
+            row = self.kept.conn.execute(BY_ID, (int(match.group("id")), key, key)).fetchone()
+        else:
+            row = self.kept.conn.execute(BY_TOKEN, (view.group("token"),)).fetchone()
+        return f'"{row[0]}-{row[2]}-{row[1]}"' if row else None
+
+    def __call__(self, environ, start_response):
+        sent = environ.get("HTTP_IF_NONE_MATCH")
+        if sent and environ.get("REQUEST_METHOD") == "GET":
+            path = environ.get("PATH_INFO", "")
+            match, view = MATCH.fullmatch(path), VIEW.fullmatch(path)
+            if match or view:
+                tag = self.current_tag(match, view)
+                if tag is not None and tag in (part.strip() for part in sent.split(",")):
+                    start_response("304 Not Modified", [("ETag", tag), ("Cache-Control", "no-cache")])
+                    return [b""]
+        return self.wsgi_app(environ, start_response)
