@@ -287,11 +287,13 @@ def table(client):
                      cards_knocker="3S 4S 5S 7H 7D 7C 9H 10H JH 2C").status_code == 302
     finished = import_match(client, case("full-hollywood-match"))
     long = import_match(client, long_match(SHOWN_HANDS + 5))  # its page folds hands 1–5 away
-    page = client.get(f"/matches/{playing}").get_data(as_text=True)
+    # The read-only link is a secret: it is on the join page only (templates/match.html, c5a679d).
+    page = client.get(f"/matches/{playing}/join").get_data(as_text=True)
     token = re.search(r"/view/([A-Za-z0-9_-]+)", page).group(1)
-    long_token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{long}").get_data(as_text=True)).group(1)
+    long_token = re.search(r"/view/([A-Za-z0-9_-]+)",
+                           client.get(f"/matches/{long}/join").get_data(as_text=True)).group(1)
     players = {name: int(pid) for pid, name in
-               re.findall(r'href="/players/(\d+)"><strong>([^<]+)</strong>', client.get("/players").get_data(as_text=True))}
+               re.findall(r'href="/players/(\d+)"><strong>(?:<bdi>)?([^<]+)(?:</bdi>)?</strong>', client.get("/players").get_data(as_text=True))}
     return {"playing": playing, "finished": finished, "long": long, "long_token": long_token, "token": token,
             "players": players}
 
