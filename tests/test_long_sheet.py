@@ -61,7 +61,7 @@ def long_app():
         client = app.test_client()
         docs = {"long": long_match(LONG), "short": long_match(12, seed=12)}
         ids = {name: import_match(client, doc) for name, doc in docs.items()}
-        token = re.search(r"/view/([\w-]+)", client.get(f"/matches/{ids['long']}").get_data(as_text=True)).group(1)
+        token = re.search(r"/view/([\w-]+)", client.get(f"/matches/{ids['long']}/join").get_data(as_text=True)).group(1)
         yield {"client": client, "docs": docs, "ids": ids, "token": token}
 
 
@@ -264,7 +264,7 @@ def test_a_hosted_table_keeps_the_fold_and_the_whole_sheet_under_its_address(tmp
     assert len(hand_rows(sheet)) == SHOWN_HANDS + 10
     assert f'href="{base}matches/{match_id}/hands/1"' in sheet
     assert client.get(f"/matches/{match_id}/sheet").status_code == 404  # only under the table's address
-    token = re.search(r"/view/([\w-]+)", page).group(1)
+    token = re.search(r"/view/([\w-]+)", client.get(f"{base}matches/{match_id}/join").get_data(as_text=True)).group(1)
     spectator = app.test_client()
     watched = spectator.get(f"/view/{token}").get_data(as_text=True)
     assert [href for href, _ in FOLD.findall(watched)] == [f"/view/{token}/sheet"]

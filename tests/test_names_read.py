@@ -67,3 +67,12 @@ def test_a_new_name_that_looks_like_a_kept_player_is_asked_about(client):
     players = [row["name"] for row in storage.players_summary(storage.connect(client.application.config["DATABASE"]),
                                                               table=1)]
     assert "\u0410na" in players and "Ana" in players
+
+
+def test_plain_text_exports_put_each_name_between_isolates(client):
+    """A right-to-left name keeps its own direction in a Share text (U+2068 ... U+2069)."""
+    match_id = new_match(client, players=("\u05e9\u05e8\u05d4", "Ben"))  # Sarah in Hebrew
+    text = client.get(f"/matches/{match_id}/summary.txt").get_data(as_text=True)
+    assert "\u2068\u05e9\u05e8\u05d4\u2069" in text and "\u2068Ben\u2069" in text
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert '<h1 class="match-title"><bdi>\u05e9\u05e8\u05d4</bdi>' in page

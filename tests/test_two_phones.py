@@ -84,7 +84,7 @@ def test_live_fragment_is_304_until_a_hand_is_saved(client):
 
 def test_read_only_live_fragment_has_no_forms(client):
     match_id = import_match(client, case("seed001-ana-ben"))
-    token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{match_id}").get_data(as_text=True)).group(1)
+    token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{match_id}/join").get_data(as_text=True)).group(1)
     fragment = client.get(f"/view/{token}/live").get_data(as_text=True)
     assert "<form" not in fragment and "108" in fragment
     big = client.get(f"/view/{token}/big").get_data(as_text=True)

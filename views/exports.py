@@ -104,7 +104,8 @@ def plain(text: str) -> Response:
 @bp.get("/matches/<int:match_id>/summary.txt")
 def match_summary(match_id: int):
     """The match in a few lines for a messenger, in the page's language (the Share button's text)."""
-    return plain(summary.as_text(summary.match_lines(match_or_404(match_id))))
+    stored = match_or_404(match_id)
+    return plain(summary.as_text(summary.match_lines(stored), stored.match.players))
 
 
 @bp.get("/matches/<int:match_id>/evening.txt")

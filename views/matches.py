@@ -239,7 +239,7 @@ def match_state(stored: storage.StoredMatch) -> str:
 
 def match_share_text(stored: storage.StoredMatch) -> str:
     """The finished match page's Share text, the same as /matches/<id>/summary.txt."""
-    return summary.as_text(summary.match_lines(stored))
+    return summary.as_text(summary.match_lines(stored), stored.match.players)
 
 
 def uploaded_text(form: ImportForm) -> bytes:

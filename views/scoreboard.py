@@ -15,7 +15,7 @@ def game_box(game, players: tuple[str, str], target: int) -> Markup:
     boxes_title = page_text("boxes")
     title = page_text("Game %(number)s", number=game.number)
     lines = "".join(
-        f'    <p class="line{" won" if game.winner == name else ""}"><span class="who">{escape(name)}</span> '
+        f'    <p class="line{" won" if game.winner == name else ""}"><span class="who"><bdi>{escape(name)}</bdi></span> '
         f'<span class="score"><span class="pts">{game.scores[name]}</span> '
         f'<span class="boxes" title="{boxes_title}">{game.boxes[name]}▫</span></span></p>\n'
         for name in players)

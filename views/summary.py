@@ -6,11 +6,14 @@ and blueprints never import each other. The figures come from
 """
 from __future__ import annotations
 
+import re
+
 from datetime import datetime, timezone
 
 from flask_babel import gettext
 
 from models import storage
+from models.names import isolated
 from models.evening import GAP, Evening, Played, Standing, evening_of, standing, tonight
 from models.stakes import payments
 
@@ -76,7 +79,8 @@ def evening_context(evening: Evening, matches: list[storage.StoredMatch]) -> dic
     state = standing(evening)
     by_id = {stored.id: stored for stored in matches}
     return {"evening": evening, "ahead": ahead_line(state), "figures": figures_line(state), "money": money_lines(state),
-            "text": as_text(evening_lines(evening, by_id)), "last": evening.matches[-1].id,
+            "text": as_text(evening_lines(evening, by_id), evening_names(evening, by_id)),
+            "last": evening.matches[-1].id,
             "matches": [by_id[played.id] for played in evening.matches]}
 
 
@@ -168,8 +172,14 @@ def match_lines(stored: storage.StoredMatch) -> list[str]:
     return lines
 
 
-def as_text(lines: list[str]) -> str:
-    return "\n".join(lines) + "\n"
+def as_text(lines: list[str], names: tuple[str, ...] = ()) -> str:
+    """The lines of a plain text (a Share text, summary.txt), each of `names` between Unicode isolates:
+    a right-to-left name, or one holding a direction mark from an old file, keeps its own direction
+    and never turns the words around it (models/names.isolated)."""
+    text = "\n".join(lines) + "\n"
+    for name in sorted(set(names), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w\u2068]){re.escape(name)}(?![\w\u2069])", isolated(name), text)
+    return text
 
 
 # --------------------------------------------------------------------------
@@ -193,3 +203,7 @@ def sheet_picture(stored: storage.StoredMatch) -> dict:
     height = ROW * (len(games) + 5)
     return {"title": match_label(stored), "result": match_state(stored, sheet), "players": players,
             "games": games, "net": net, "width": SVG_WIDTH, "height": height, "row": ROW}
+
+
+def evening_names(evening: Evening, stored_by_id: dict) -> tuple[str, ...]:
+    return tuple(name for played in evening.matches for name in stored_by_id[played.id].match.players)

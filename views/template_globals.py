@@ -6,6 +6,14 @@ for other blueprints' templates, so what a template can call is read off this on
 from __future__ import annotations
 
 from flask import Flask
+from markupsafe import Markup, escape
+
+from models.names import isolated
+
+
+def bdi(name) -> Markup:
+    """A name in a page's text, isolated from the words around it."""
+    return Markup("<bdi>") + escape(name) + Markup("</bdi>")
 
 
 def init_app(app: Flask) -> None:
@@ -29,5 +37,8 @@ def init_app(app: Flask) -> None:
         # drawings
         plot=plot, card_face=cards.card_face,
     )
+    # Every name drawn in its own direction (issue 25): <bdi> in a page's text, isolates in plain text
+    # (a page's title, an attribute), so "‮Ana" or an Arabic name never turns the words around it.
+    app.jinja_env.filters.update(bdi=bdi, isolate=isolated)
     # Flask-WTF's context processor hands templates its unmasked token: this one, later, masks it.
     app.context_processor(lambda: {"csrf_token": csrf.masked_token})
