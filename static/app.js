@@ -286,8 +286,12 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   function answered(form, answer) {
     var preview = form.querySelector("[data-role=preview]");
+    // A refused save already says its refusal by the field: until an entry changes, the preview does not
+    // say it a second time under the form.
+    var said = answer.status === "refused" && answer.field && !form.dataset.edited &&
+      form.querySelector("#" + answer.field + "-error");
     if (preview) {
-      preview.textContent = answer.sentence;
+      preview.textContent = said ? "" : answer.sentence;
       preview.classList.toggle("error", answer.status === "refused");
     }
     setText(form, "layoff-note", answer.lays_off ? TEXTS.after_layoffs : TEXTS.no_layoffs);
@@ -299,6 +303,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   function changed(form) {
     if (!form.dataset.previewUrl) return;
+    form.dataset.edited = "yes";
     names(form);
     countLinkFor(form);
     ask(form);

@@ -269,6 +269,8 @@ def test_oklahoma_asks_for_the_upcard_first_and_the_preview_agrees_with_the_save
     expect(page.locator("#knocker_deadwood-error")).to_contain_text("4 is over the knock limit 3 set by the upcard 3♥")
     assert_lands_on(page, "knocker_deadwood", page.locator("#knocker_deadwood-error").inner_text())
     hand = form(page)
+    page.wait_for_timeout(600)  # the preview asked again for the refused entries has answered
+    expect(hand.locator("[data-role=preview]")).to_have_text("")  # the refusal is said once, by its field
     hand.locator("label[for=upcard-suit-S]").tap()
     hand.locator("label[for=kd-3]").tap()
     expect(hand.locator("[data-role=preview]")).to_have_text("Spades double. Ana scores 34 → game 1.")
