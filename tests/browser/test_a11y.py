@@ -119,7 +119,7 @@ def test_long_match_page_with_its_fold_and_the_whole_sheet(axe_script, page, bro
     assert page.locator(".sheet tr.folded a").count() == 1
     check(page, axe_script, "long match page")
     page.goto(f"/matches/{match_id}/join")  # where the read-only link is
-    spectator = page.get_attribute("a[href*='/view/']", "href")
+    spectator = "/view/" + page.get_attribute("a[href*='/view/']", "href").split("/view/", 1)[1]
     page.goto(f"/matches/{match_id}/sheet")
     check(page, axe_script, "whole sheet")
     page.goto(spectator + "/sheet")

@@ -91,7 +91,7 @@ def test_a_saved_hand_moves_the_window(page, player):
 
 def test_the_spectator_reaches_every_hand(page, long_id):
     page.goto(f"/matches/{long_id}/join")  # where the read-only link is
-    page.goto(page.get_attribute("a[href*='/view/']", "href"))
+    page.goto("/view/" + page.get_attribute("a[href*='/view/']", "href").split("/view/", 1)[1])
     page.locator(".sheet tr.folded a").click()
     page.wait_for_url(re.compile(r"/view/[\w-]+/sheet$"))
     assert page.locator(".sheet tbody tr.hand").count() == COUNT
