@@ -298,8 +298,7 @@ def create_rematch(conn: sqlite3.Connection, match_id: int, *, table: int) -> Re
     is touched, so a phone following it sees the link to the rematch.
     """
     with unit_of_work(conn) as work:
-        old = stored_in_work(conn, match_id)
-        match_row(conn, match_id, table=table)  # NoSuchMatch for another table's or a deleted match
+        old = stored_match(match_row(conn, match_id, table=table), live_hand_rows(conn, match_id))
         if old.rematch is not None:
             return Rematch(old.rematch, stored_in_work(conn, old.rematch).match, created=False)
         sheet = old.sheet()

@@ -9,7 +9,7 @@ from .db import get_db, match_cache
 from .i18n import page_gettext as gettext
 from .match_page import render_broken
 from .forms import new_form_id
-from .pages import blank, kept_page
+from .pages import blank, kept_page, per_request
 from .scope import table_id
 from .sheet import sheet_context
 from models import storage
@@ -31,7 +31,7 @@ def fragment(stored, readonly: bool = False) -> str:
 def saved_answer(stored, number: int):
     """The page script's save: what a follower gets, and this request's own notices (the flash, the way back).
     The script applies it as a follower applies a poll's answer (static/app.js, `moved`)."""
-    notices = render_template("_notices.html", stored=stored)
+    notices = per_request("notices", stored=stored)
     response = make_response(f'<div data-region="notices">{notices}</div>' + fragment(stored))
     response.headers["X-Answer"] = "fragment"
     response.headers["X-Hand-Number"] = str(number)

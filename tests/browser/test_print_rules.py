@@ -14,45 +14,24 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from models.ledger import score_sheet
-from models.matchfile import read_document
 from tests.browser.conftest import Player
 from tests.browser.driver import phone
+from tests.test_words import oklahoma_match
 
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("SHOTS")
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-HANDS = [
-    {"knocker": "Ema", "knocker_deadwood": 3, "opponent_deadwood": 20, "upcard": "3H"},
-    {"knocker": "Filip", "knocker_deadwood": 6, "opponent_deadwood": 31, "upcard": "7S"},
-    {"knocker": "Ema", "knocker_deadwood": 0, "opponent_deadwood": 12, "upcard": "AS"},
-    {"knocker": "Filip", "knocker_deadwood": 9, "opponent_deadwood": 9, "upcard": "KD"},
-    {"winner": "Ema", "points": 20},
-    {"knocker": "Ema", "knocker_deadwood": 10, "opponent_deadwood": 50, "upcard": "10C"},
-    {"draw": True, "upcard": "5D"},
-    {"knocker": "Filip", "knocker_deadwood": 1, "opponent_deadwood": 40, "upcard": "AH"},
-]
-RULES = {"oklahoma": True, "oklahoma_ace": "one", "spade_double_boxes": True, "shutout_bonus": 50,
-         "immediate_boxes": True, "undercut_on_tie": False, "dealer_rule": "loser", "target": 150}
 # Each rule not Classic's as the printed head words it (views/matches.rules_summary)
 WORDS = ["Hollywood to 150, gin 25, undercut 10, box 25, game 100", "shutout bonus 50", "the loser deals",
          "Oklahoma, spade doubles", "a tie goes to the knocker", "boxes count at once", "doubled boxes",
          "ace knocks at 1"]
 
 
-def evening() -> dict:
-    """A finished Hollywood match under RULES: the hands above, again and again, until it ends."""
-    doc = {"format": "hollywood", "players": ["Ema", "Filip"], "first_dealer": "Filip", "rules": RULES, "hands": []}
-    while not score_sheet(read_document(doc)).finished:
-        doc["hands"].append(HANDS[len(doc["hands"]) % len(HANDS)])
-    return doc
-
-
 @pytest.fixture(scope="module")
 def oklahoma(browser, server) -> tuple[int, dict]:
     context = phone(browser, server, touch=False)
-    doc = evening()
+    doc = oklahoma_match()  # the same Oklahoma match with variants as tests/test_words.py prints
     match_id = Player(context.new_page()).import_by_paste(doc)
     context.close()
     return match_id, doc
