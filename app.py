@@ -19,6 +19,7 @@ from views import i18n
 from views import netinfo
 from views import serving
 from models import caches
+from models.address import SQLITE, read_address
 from models.caches import MB
 from models.match_cache import MatchCache
 
@@ -96,12 +97,16 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
         TABLE_STARTS_PER_MINUTE=3,  # new tables one address may start a minute on a hosted server
         PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/pages.py; about 30 KB a match page)
+        DATABASE_POOL_SIZE=10,  # PostgreSQL sessions one app process keeps at most (views/db.py)
     )
     app.config.from_prefixed_env()
     if test_config:
         app.config.update(test_config)
-    # Only what is needed is written: a checkout may be read-only when the database lives elsewhere.
-    os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
+    # Only what is needed is written: a checkout may be read-only when the database lives elsewhere,
+    # and an address (postgresql://...) is never taken for a folder (DatabaseRefused for one it cannot use).
+    address = read_address(app.config["DATABASE"])
+    if address.engine == SQLITE:
+        os.makedirs(os.path.dirname(os.path.abspath(address.target)), exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         os.makedirs(app.instance_path, exist_ok=True)
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
@@ -111,7 +116,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     db.init_app(app)
     from views.quiet_polls import QuietPolls
 
-    serving.inside_host_check(app, lambda inner: QuietPolls(inner, app.config["DATABASE"], bool(app.config.get("HOSTED"))))
+    serving.inside_host_check(app, lambda inner: QuietPolls(inner, app, bool(app.config.get("HOSTED"))))
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
     from views import access, tables
 

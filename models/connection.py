@@ -1,5 +1,9 @@
-"""The SQLite file: a connection with the settings every connection needs, the schema brought up to
-date, a consistent snapshot for reads, the online backup, and the file's epoch.
+"""The database: a connection with the settings every connection needs, the schema brought up to
+date, a consistent snapshot for reads, the online backup, and the database's epoch.
+
+The DATABASE setting is a file path (SQLite) or a `postgresql://` address (models/address.py); a
+connection of either engine takes the same SQL and answers the same rows (models/postgres.py), and
+says which it is by its `dialect`. Only `begin_write` and `snapshot` differ between the two.
 
 The epoch is a random word kept in the file (table `epoch`). Every kept thing is keyed by it beside
 a match's version, and it changes whenever the file may hold another history than the one the
@@ -16,13 +20,26 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from urllib.parse import quote
 
-from . import schema
+from . import postgres, schema
+from .address import POSTGRESQL, SQLITE, dialect_of, read_address
 from .errors import DatabaseGone
 
 BUSY_TIMEOUT_MS = 10_000
 
 
-def connect(path: str, create: bool = True, synchronous: str = "FULL") -> sqlite3.Connection:
+class SqliteConnection(sqlite3.Connection):
+    dialect = SQLITE
+
+
+def connect(database: str, create: bool = True, synchronous: str = "FULL"):
+    """A connection to the database the setting names: a PostgreSQL session, or a SQLite file's."""
+    address = read_address(database)
+    if address.engine == POSTGRESQL:
+        return postgres.connect(address.target)
+    return connect_file(address.target, create, synchronous)
+
+
+def connect_file(path: str, create: bool = True, synchronous: str = "FULL") -> SqliteConnection:
     """A connection with the settings every connection needs.
 
     isolation_level=None leaves transactions to the unit of work (models/work.py), so no implicit
@@ -32,11 +49,11 @@ def connect(path: str, create: bool = True, synchronous: str = "FULL") -> sqlite
     missing file is DatabaseGone, not a new empty database.
     """
     if create:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=SqliteConnection)
     else:
         try:
             conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=rw", uri=True,
-                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=SqliteConnection)
         except sqlite3.OperationalError as error:
             raise DatabaseGone(path, str(error)) from None
     conn.row_factory = sqlite3.Row
@@ -49,13 +66,23 @@ def connect(path: str, create: bool = True, synchronous: str = "FULL") -> sqlite
     return conn
 
 
+def begin_write(conn) -> None:
+    """A transaction that holds the database's one write lock from its first statement: SQLite's
+    BEGIN IMMEDIATE, PostgreSQL's transaction-scoped advisory lock (released at COMMIT or ROLLBACK)."""
+    if dialect_of(conn) == POSTGRESQL:
+        conn.execute("BEGIN")
+        conn.execute("SELECT pg_advisory_xact_lock(?)", (postgres.WRITE_LOCK,))
+    else:
+        conn.execute("BEGIN IMMEDIATE")
+
+
 @contextmanager
-def immediate(conn: sqlite3.Connection):
+def immediate(conn):
     """Take the write lock before reading, so what was read is still true at commit.
 
     Only the unit of work (models/work.py) and the tables that hold no match (logins, the
     throttle) use it directly."""
-    conn.execute("BEGIN IMMEDIATE")
+    begin_write(conn)
     try:
         yield conn
     except BaseException:
@@ -71,7 +98,7 @@ def snapshot(conn: sqlite3.Connection):
     if conn.in_transaction:
         yield conn
         return
-    conn.execute("BEGIN")
+    conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" if dialect_of(conn) == POSTGRESQL else "BEGIN")
     try:
         yield conn
     finally:
@@ -94,22 +121,24 @@ def epoch_of(conn: sqlite3.Connection) -> str:
     return conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone()[0]
 
 
-def migrate(conn: sqlite3.Connection, path: str = "") -> int:
-    """Bring a new or old file up to the current schema in one transaction, under a new epoch."""
+def migrate(conn, path: str = "") -> int:
+    """Bring a new or old database up to the current schema in one transaction, under a new epoch."""
     with immediate(conn):
         version = schema.apply(conn, path)
         new_epoch(conn)
         return version
 
 
-def open_ledger(path: str) -> sqlite3.Connection:
-    """A connection to an upgraded file with a true `finished` index; a newer Gin Ledger's file is refused untouched."""
+def open_ledger(database: str):
+    """A connection to an upgraded database with a true `finished` index; a newer Gin Ledger's is refused untouched."""
     from .finished import refresh_finished
 
-    schema.refuse_newer(schema.file_version(path), path)
-    conn = connect(path)
+    address = read_address(database)
+    if address.engine == SQLITE:
+        schema.refuse_newer(schema.file_version(address.target), address.target)
+    conn = connect(database)
     try:
-        migrate(conn, path)
+        migrate(conn, address.shown)
         refresh_finished(conn)
     except BaseException:
         conn.close()
@@ -119,7 +148,7 @@ def open_ledger(path: str) -> sqlite3.Connection:
 
 def backup(source_path: str, target_path: str) -> int:
     """SQLite's online backup API: a consistent copy even while hands are being written."""
-    source = connect(source_path)
+    source = connect_file(source_path)
     target = sqlite3.connect(target_path)
     try:
         source.backup(target)

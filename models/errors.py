@@ -220,5 +220,18 @@ class DatabaseGone(LedgerError):
                          "back; restart Gin Ledger only once it is restored", path=path, problem=problem)
 
 
+class DatabaseRefused(LedgerError):
+    """The DATABASE setting names an address Gin Ledger cannot use, or a server that does not answer.
+
+    Said once, in English, to whoever starts the server; nothing is created.
+    """
+
+    def __init__(self, address: str, problem: str):
+        self.address = address
+        super().__init__("FLASK_DATABASE={address} cannot be used: {problem}. Give a file path for SQLite, or "
+                         "postgresql://USER@HOST:PORT/DATABASE for PostgreSQL; nothing was created",
+                         address=address, problem=problem)
+
+
 class MigrationsBroken(LedgerError):
     """The migration files themselves are misnumbered: a packaging mistake, not a user's."""

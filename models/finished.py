@@ -38,7 +38,7 @@ def refresh_finished(conn: sqlite3.Connection, fingerprint: str | None = None) -
         if row is not None and row["fingerprint"] == fingerprint:
             return None
         corrected = 0
-        for stored in matches_where(conn, "1", (), "m.id", -1, table=EVERY_TABLE):
+        for stored in matches_where(conn, "TRUE", (), "m.id", -1, table=EVERY_TABLE):
             try:
                 over = stored.sheet().finished
             except MatchError:

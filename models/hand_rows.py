@@ -78,9 +78,9 @@ def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Ha
     return conn.execute(
         # The column names are the constant HAND_COLUMNS; every value is a bound parameter.
         f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"  # nosec B608
-        f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?)",
+        f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?) RETURNING id",
         (match_id, position, *hand_row(hand, players), submission, now()),
-    ).lastrowid
+    ).fetchone()[0]
 
 
 def update_hand(conn: sqlite3.Connection, hand_id: int, hand: Hand, players: tuple[str, str]) -> None:

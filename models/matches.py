@@ -213,9 +213,10 @@ def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: st
     if table is not EVERY_TABLE:
         kept = "NOT NULL" if deleted else "NULL"
         where, params = f"m.table_id = ? AND m.deleted IS {kept} AND ({where})", (table,) + params
-    query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id LIMIT ?"  # nosec B608
+    # A limit of -1 is every match: only SQLite reads LIMIT -1 so.
+    query = f"{MATCH_QUERY} WHERE {where} ORDER BY {order}, m.id" + (" LIMIT ?" if limit >= 0 else "")  # nosec B608
     with snapshot(conn):
-        rows = conn.execute(query, params + (limit,)).fetchall()
+        rows = conn.execute(query, params + ((limit,) if limit >= 0 else ())).fetchall()
         found = {row["id"]: cache.get(row) if cache is not None else None for row in rows}
         missing = [match_id for match_id, stored in found.items() if stored is None]
         by_match: dict[int, list] = {match_id: [] for match_id in missing}
@@ -274,12 +275,12 @@ def insert_match(conn: sqlite3.Connection, match: Match, stake: Stake | None,
     return conn.execute(
         """INSERT INTO match (table_id, player1_id, player2_id, format, rules, first_dealer, created, finished,
                               view_token, stake, currency, name, rematch_of)
-           VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)""",
+           VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
         (table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
          match.players.index(match.dealer), now(),
          secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
          stake.currency if stake else None, name or None, rematch_of),
-    ).lastrowid
+    ).fetchone()[0]
 
 
 @dataclass(frozen=True)
@@ -372,4 +373,4 @@ def restore_match(conn: sqlite3.Connection, match_id: int, *, table: int) -> boo
 
 def deleted_matches(conn: sqlite3.Connection, limit: int = 20, *, table: int) -> list[StoredMatch]:
     """The table's deleted matches, the latest deleted first, for the home page's folded list."""
-    return matches_where(conn, "1", (), "m.deleted DESC", limit, table=table, deleted=True)
+    return matches_where(conn, "TRUE", (), "m.deleted DESC", limit, table=table, deleted=True)

@@ -22,8 +22,8 @@ def player_id(conn: sqlite3.Connection, name: str, *, table: int) -> int:
         or same_player(conn, name, table=table)
     if row:
         return row["id"]
-    return conn.execute("INSERT INTO player (table_id, name, created) VALUES (?, ?, ?)",
-                        (table, name, now())).lastrowid
+    return conn.execute("INSERT INTO player (table_id, name, created) VALUES (?, ?, ?) RETURNING id",
+                        (table, name, now())).fetchone()[0]
 
 
 def same_player(conn: sqlite3.Connection, name: str, *, table: int, besides: int | None = None) -> sqlite3.Row | None:
@@ -58,7 +58,7 @@ def player_names(conn: sqlite3.Connection, *, table: int) -> list[str]:
         """SELECT p.name FROM player p LEFT JOIN match m
            ON (m.player1_id = p.id OR m.player2_id = p.id) AND m.deleted IS NULL
            WHERE p.table_id = ?
-           GROUP BY p.id ORDER BY MAX(m.created) DESC, p.name""", (table,)
+           GROUP BY p.id ORDER BY MAX(m.created) DESC NULLS LAST, p.name""", (table,)
     ).fetchall()
     return [row["name"] for row in rows]
 
@@ -68,7 +68,7 @@ def players_summary(conn: sqlite3.Connection, *, table: int) -> list[sqlite3.Row
         """SELECT p.id, p.name, COUNT(m.id) AS matches FROM player p
            LEFT JOIN match m ON (m.player1_id = p.id OR m.player2_id = p.id) AND m.deleted IS NULL
            WHERE p.table_id = ?
-           GROUP BY p.id ORDER BY p.name COLLATE NOCASE""", (table,)
+           GROUP BY p.id ORDER BY lower(p.name), p.name""", (table,)
     ).fetchall()
 
 

@@ -1,10 +1,12 @@
-"""The database schema as numbered `.sql` migrations, so an old file upgrades in place.
+"""The database schema as numbered `.sql` migrations per engine, so an old database upgrades in place.
 
-`PRAGMA user_version` records how many migrations a file has had. Add a new
-file `models/migrations/NNNN_what.sql` after the last; never edit one that has
-shipped. The files are plain SQL so a `;` inside a string, a comment or a
-trigger body is SQL's business: statements are cut where SQLite itself says
-one is complete (`sqlite3.complete_statement`), never at every `;`.
+`models/migrations/sqlite/` and `models/migrations/postgresql/` hold the same numbers, and each
+brings an empty database of its engine to the same tables and columns (tests/test_engines.py
+compares them). SQLite's `PRAGMA user_version`, PostgreSQL's `schema_version` row, records how
+many a database has had. Add a new file `NNNN_what.sql` to both after the last; never edit one
+that has shipped. The files are plain SQL so a `;` inside a string, a comment or a trigger body is
+SQL's business: statements are cut where SQLite itself says one is complete
+(`sqlite3.complete_statement`), never at every `;`.
 """
 from __future__ import annotations
 
@@ -14,17 +16,19 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import quote
 
+from . import postgres
+from .address import SQLITE, dialect_of
 from .errors import MigrationsBroken, SchemaTooNew
 
 
 MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 
-@lru_cache(maxsize=1)
-def migrations() -> tuple[str, ...]:
-    """The scripts in order; their count is the schema version this code knows."""
+@lru_cache(maxsize=2)
+def migrations(dialect: str = "sqlite") -> tuple[str, ...]:
+    """The engine's scripts in order; their count is the schema version this code knows."""
     found = {}
-    for entry in resources.files(__package__).joinpath("migrations").iterdir():
+    for entry in resources.files(__package__).joinpath("migrations").joinpath(dialect).iterdir():
         named = MIGRATION_NAME.fullmatch(entry.name)
         if named:
             found[int(named.group(1))] = entry.read_text(encoding="utf-8")
@@ -35,6 +39,19 @@ def migrations() -> tuple[str, ...]:
 
 def known_version() -> int:
     return len(migrations())
+
+
+def version_of(conn) -> int:
+    if dialect_of(conn) == postgres.DIALECT:
+        return postgres.schema_version(conn)
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def set_version(conn, number: int) -> None:
+    if dialect_of(conn) == postgres.DIALECT:
+        postgres.set_schema_version(conn, number)
+    else:
+        conn.execute(f"PRAGMA user_version = {int(number)}")
 
 
 def split_statements(script: str) -> list[str]:
@@ -81,12 +98,17 @@ def file_version(path: str) -> int:
         conn.close()
 
 
-def apply(conn: sqlite3.Connection, path: str) -> int:
-    """Run the missing migrations on `conn`, which the caller holds in BEGIN IMMEDIATE."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+def apply(conn, path: str) -> int:
+    """Run the missing migrations on `conn`, which the caller holds under the write lock."""
+    version = version_of(conn)
     refuse_newer(version, path)
-    for number, script in enumerate(migrations()[version:], start=version + 1):
+    dialect = dialect_of(conn)
+    scripts = migrations() if dialect == SQLITE else migrations(dialect)
+    if len(scripts) != known_version():
+        raise MigrationsBroken("the {dialect} migrations stop at {found}, not {known}",
+                               dialect=dialect, found=len(scripts), known=known_version())
+    for number, script in enumerate(scripts[version:], start=version + 1):
         for statement in split_statements(script):
             conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {number}")
+        set_version(conn, number)
     return known_version()

@@ -36,8 +36,8 @@ def new_table_key() -> str:
 def create_table(conn: sqlite3.Connection, name: str) -> Table:
     with immediate(conn):  # a new table holds no match: no page of a match changes
         key = new_table_key()
-        table_id = conn.execute("INSERT INTO play_table (key, name, created) VALUES (?, ?, ?)",
-                                (key, name, now())).lastrowid
+        table_id = conn.execute("INSERT INTO play_table (key, name, created) VALUES (?, ?, ?) RETURNING id",
+                                (key, name, now())).fetchone()[0]
     return Table(table_id, key, name, None, False)
 
 

@@ -46,8 +46,8 @@ def reserve(conn: sqlite3.Connection, address: str, scope: str, now: float | Non
         if failures(conn, address, scope, now) >= ALLOWED_FAILURES:
             return Reserved(address, scope, None)
         conn.execute("DELETE FROM login_failure WHERE at <= ?", (now - WINDOW_SECONDS,))
-        row = conn.execute("INSERT INTO login_failure (address, scope, at) VALUES (?, ?, ?)",
-                           (address, scope, now)).lastrowid
+        row = conn.execute("INSERT INTO login_failure (address, scope, at) VALUES (?, ?, ?) RETURNING id",
+                           (address, scope, now)).fetchone()[0]
     return Reserved(address, scope, row)
 
 

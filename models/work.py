@@ -65,7 +65,7 @@ class Work:
 
     def set_finished(self, match_id: int, sheet: Sheet | None) -> None:
         self.conn.execute(
-            "UPDATE match SET finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END WHERE id = ?",
+            "UPDATE match SET finished = CASE WHEN ? = 1 THEN COALESCE(finished, ?) ELSE NULL END WHERE id = ?",
             (bool(sheet and sheet.finished), now(), match_id))
         self.sheets[match_id] = sheet
 

@@ -210,8 +210,8 @@ def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path, monkeypatch):
 
 
 def test_misnumbered_migration_files_are_a_packaging_error(monkeypatch, tmp_path):
-    folder = tmp_path / "migrations"
-    folder.mkdir()
+    folder = tmp_path / "migrations" / "sqlite"
+    folder.mkdir(parents=True)
     (folder / "0001_one.sql").write_text("CREATE TABLE a (x);")
     (folder / "0003_three.sql").write_text("CREATE TABLE c (x);")
 

@@ -1,4 +1,11 @@
-"""The request's SQLite connection, kept on `g` (as in the Flask tutorial), and kept open per thread.
+"""The request's database connection, kept on `g` (as in the Flask tutorial).
+
+On PostgreSQL a request borrows a session from the app's pool (psycopg_pool) and gives it back at
+teardown; before it is used the database's identity is read, and another database under the
+address (a restore: new tables; a cluster recovered to a point in time: a new server start) is
+met as a replaced file is below: brought up to the schema, under a new epoch, once.
+
+On SQLite the connection is kept open per thread.
 
 Opening a connection and setting its pragmas was a tenth of a saved hand, so each server
 thread keeps its own open between requests (SQLite connections are not shared across
@@ -11,26 +18,42 @@ the file it replaced (whose versions may repeat its numbers) is ever handed out 
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
+from contextlib import contextmanager
 
 from flask import Flask, current_app, g
 
-from models import caches, storage
+from models import caches, postgres, storage
+from models.address import POSTGRESQL, dialect_of, read_address
 from models.errors import DatabaseGone
 from models.flusher import Flusher
 from models.match_cache import MatchCache
 
 THREADS = "gin_ledger_connections"
-FILE = "gin_ledger_file"  # the identity of the file this app last gave an epoch
+FILE = "gin_ledger_file"  # the identity of the database this app last gave an epoch
 FLUSHER = "gin_ledger_flusher"
+POOL = "gin_ledger_pool"  # PostgreSQL's sessions; None on SQLite
 
 
-def get_db() -> sqlite3.Connection:
+def get_db():
     if "db" not in g:
-        g.db = thread_connection(current_app)
+        g.db = request_connection(current_app)
         g.db_changes = g.db.total_changes
     return g.db
+
+
+def request_connection(app: Flask):
+    """A connection for this request: a pooled PostgreSQL session, or this thread's SQLite one."""
+    pool = app.extensions[POOL]
+    if pool is None:
+        return thread_connection(app)
+    conn = pool.lend()
+    try:
+        met_file(app, conn, postgres.identity(conn))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def file_identity(path: str) -> tuple[int, int]:
@@ -41,7 +64,7 @@ def file_identity(path: str) -> tuple[int, int]:
     return found.st_dev, found.st_ino
 
 
-def thread_connection(app: Flask) -> sqlite3.Connection:
+def thread_connection(app: Flask):
     """This thread's connection to the app's file, opened again if the file is another one now."""
     kept, path = app.extensions[THREADS], app.config["DATABASE"]
     identity = file_identity(path)
@@ -57,8 +80,8 @@ def thread_connection(app: Flask) -> sqlite3.Connection:
     return kept.conn
 
 
-def met_file(app: Flask, conn: sqlite3.Connection, identity: tuple[int, int]) -> None:
-    """Another file under the app's path (a backup restored over it): upgraded, and a new epoch, once."""
+def met_file(app: Flask, conn, identity: tuple) -> None:
+    """Another database under the app's address (a backup restored over it): upgraded, and a new epoch, once."""
     known = app.extensions[FILE]
     with known["lock"]:
         if known["identity"] == identity:
@@ -80,7 +103,9 @@ def close_db(exc: BaseException | None = None) -> None:
         return
     if db.in_transaction:  # only if a view forgot its transaction: nothing half-done is kept
         db.execute("ROLLBACK")
-    if db.total_changes != g.pop("db_changes", db.total_changes):
+    if dialect_of(db) == POSTGRESQL:
+        db.close()  # back to the pool; PostgreSQL made each commit durable itself
+    elif db.total_changes != g.pop("db_changes", db.total_changes):
         current_app.extensions[FLUSHER].soon()
 
 
@@ -91,7 +116,18 @@ def init_app(app: Flask) -> None:
     connection is open, closing a request's connection does not checkpoint the
     WAL and delete it, only for the next request to create it again.
     """
+    address = read_address(app.config["DATABASE"])  # raises DatabaseRefused: `flask run` stops there
     keeper = storage.open_ledger(app.config["DATABASE"])  # raises SchemaTooNew: `flask run` stops there
+    if address.engine == POSTGRESQL:
+        identity = postgres.identity(keeper)
+        keeper.close()
+        pool = postgres.Pool(address.target, app.config["DATABASE_POOL_SIZE"])
+        pool.open()
+        app.extensions.update({POOL: pool, FLUSHER: None, "gin_ledger_keeper": None, THREADS: None,
+                               FILE: {"identity": identity, "lock": threading.Lock()}})
+        app.teardown_appcontext(close_db)
+        return
+    app.extensions[POOL] = None
     app.extensions["gin_ledger_keeper"] = keeper
     app.extensions[THREADS] = threading.local()
     try:
@@ -101,3 +137,27 @@ def init_app(app: Flask) -> None:
     app.extensions[FILE] = {"identity": identity, "lock": threading.Lock()}
     app.extensions[FLUSHER] = Flusher(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
+
+
+@contextmanager
+def start_connection(app: Flask):
+    """A connection for what the app reads once at its start: SQLite's keeper, or a pooled session."""
+    pool = app.extensions[POOL]
+    if pool is None:
+        yield app.extensions["gin_ledger_keeper"]
+        return
+    conn = pool.lend()
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def close_app(app: Flask) -> None:
+    """Give back what the app holds of the database: its PostgreSQL pool, or its SQLite keeper."""
+    pool = app.extensions.get(POOL)
+    if pool is not None:
+        pool.close()
+    keeper = app.extensions.get("gin_ledger_keeper")
+    if keeper is not None:
+        keeper.close()

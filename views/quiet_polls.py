@@ -24,12 +24,29 @@ BY_TOKEN = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM
             " WHERE m.view_token = ? AND m.deleted IS NULL")
 
 
+# On PostgreSQL the same row, and the database's identity (models/postgres.IDENTITY) beside it.
+IDENTITY_COLUMNS = (", (SELECT d.oid FROM pg_database d WHERE d.datname = current_database()),"
+                    " to_regclass('match')::oid, pg_postmaster_start_time()::text FROM match m")
+
+
 class QuietPolls:
-    def __init__(self, wsgi_app, path: str, hosted: bool):
-        self.wsgi_app, self.path, self.hosted = wsgi_app, path, hosted
+    def __init__(self, wsgi_app, app, hosted: bool):
+        from views import db
+
+        self.wsgi_app, self.path, self.hosted = wsgi_app, app.config["DATABASE"], hosted
+        self.pool, self.known = app.extensions[db.POOL], app.extensions[db.FILE]
         self.kept = threading.local()
 
     def current_tag(self, match, view) -> str | None:
+        if match is not None:
+            key = match.group("key")
+            if (key is None) == self.hosted:
+                return None
+            query, params = BY_ID, (int(match.group("id")), key, key)
+        else:
+            query, params = BY_TOKEN, (view.group("token"),)
+        if self.pool is not None:
+            return self.postgres_tag(query, params)
         try:
             identity = os.stat(self.path)
         except OSError:
@@ -40,14 +57,18 @@ class QuietPolls:
                 self.kept.conn.close()
             self.kept.conn, self.kept.identity = storage.connect(self.path, create=False, synchronous="NORMAL"), identity
             return None  # a file not seen by this thread: Flask meets it first (a new epoch after a restore)
-        if match is not None:
-            key = match.group("key")
-            if (key is None) == self.hosted:
-                return None
-            row = self.kept.conn.execute(BY_ID, (int(match.group("id")), key, key)).fetchone()
-        else:
-            row = self.kept.conn.execute(BY_TOKEN, (view.group("token"),)).fetchone()
+        row = self.kept.conn.execute(query, params).fetchone()
         return f'"{row[0]}-{row[2]}-{row[1]}"' if row else None
+
+    def postgres_tag(self, query: str, params: tuple) -> str | None:
+        conn = self.pool.lend()
+        try:
+            row = conn.execute(query.replace(" FROM match m", IDENTITY_COLUMNS, 1), params).fetchone()
+        finally:
+            conn.close()
+        if row is None or tuple(row[3:]) != self.known["identity"]:
+            return None  # another database under the address: Flask meets it first (a new epoch)
+        return f'"{row[0]}-{row[2]}-{row[1]}"'
 
     def __call__(self, environ, start_response):
         sent = environ.get("HTTP_IF_NONE_MATCH")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
+from . import db
 from .db import get_db
 from .forms import StartTableForm
 from models import storage, throttle
@@ -28,7 +29,8 @@ REMEMBERED = 20  # tables a browser lists on the front page; the oldest opened d
 
 def init_app(app: Flask) -> None:
     """After db.init_app: the home table is read once, from the connection that migrated."""
-    app.extensions[HOME] = storage.home_table(app.extensions["gin_ledger_keeper"])
+    with db.start_connection(app) as conn:
+        app.extensions[HOME] = storage.home_table(conn)
     app.url_value_preprocessor(find_table)
     app.url_defaults(add_table_key)
 

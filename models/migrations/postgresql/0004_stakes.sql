@@ -1,0 +1,3 @@
+-- Money per point, kept as exact decimal text (never a float), and its symbol.
+ALTER TABLE match ADD COLUMN stake TEXT COLLATE "C";
+ALTER TABLE match ADD COLUMN currency TEXT COLLATE "C";

@@ -1,0 +1,171 @@
+"""PostgreSQL through psycopg 3, shaped like the sqlite3 connection the stores were written for.
+
+The stores write their SQL once, with `?` placeholders, for both engines (models/dialect.py keeps the
+few statements that differ). A `Connection` here runs that SQL on PostgreSQL: `?` becomes psycopg's
+`%s`, bound client-side (psycopg's ClientCursor, so a NULL parameter needs no declared type, as in
+SQLite), a bool is bound as 0 or 1 (the columns are integers on both engines), and a row answers
+both `row[0]` and `row["name"]`, as sqlite3.Row does.
+
+What must stay true: the connection is in autocommit, so a transaction is only ever the unit of
+work's or a snapshot's (models/connection.py), begun and ended by them, exactly as with SQLite.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable
+
+import psycopg
+from psycopg import pq
+
+from .address import shown
+from .errors import DatabaseRefused
+
+DIALECT = "postgresql"
+CONNECT_TIMEOUT_S = 5
+# The one lock every write takes first (pg_advisory_xact_lock): writers follow one another as on
+# SQLite (BEGIN IMMEDIATE), so what a use case read is still true when it commits.
+WRITE_LOCK = 0x67696E  # "gin"
+
+
+class Row(tuple):
+    """A row read by position or by column name."""
+
+    __slots__ = ()
+    names: dict[str, int] = {}
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self.names[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self.names)
+
+
+def row_factory(cursor: psycopg.Cursor):
+    if cursor.description is None:
+        return tuple
+    return row_type(tuple(column.name for column in cursor.description))
+
+
+@lru_cache(maxsize=1024)
+def row_type(names: tuple[str, ...]) -> type[Row]:
+    return type("Row", (Row,), {"__slots__": (), "names": {name: index for index, name in enumerate(names)}})
+
+
+@lru_cache(maxsize=2048)
+def placeholders(sql: str) -> str:
+    """SQLite's `?` as psycopg's `%s`, and a literal `%` doubled; quoted text is left as written."""
+    out, quote = [], None
+    for char in sql:
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "?":
+            out.append("%s")
+            continue
+        if char == "%":
+            out.append("%%")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def bound(params: Iterable[Any]) -> tuple:
+    return tuple(int(value) if isinstance(value, bool) else value for value in params)
+
+
+class Connection:
+    """One PostgreSQL session with the part of sqlite3.Connection's interface the stores use."""
+
+    dialect = DIALECT
+
+    def __init__(self, raw: psycopg.Connection, release=None):
+        self.raw, self.release = raw, release
+        self.total_changes = 0
+
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> psycopg.Cursor:
+        cursor = self.raw.cursor()
+        params = bound(params)
+        cursor.execute(placeholders(sql) if params else sql, params or None)
+        if cursor.rowcount > 0 and cursor.description is None:
+            self.total_changes += cursor.rowcount
+        return cursor
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+
+    def close(self) -> None:
+        """Back to the pool it came from (rolled back if a transaction was left open), or closed."""
+        if self.raw.closed:
+            return
+        if self.in_transaction:
+            self.raw.rollback()
+        if self.release is not None:
+            self.release(self.raw)
+        else:
+            self.raw.close()
+
+
+def connection_options() -> dict:
+    return {"autocommit": True, "cursor_factory": psycopg.ClientCursor, "row_factory": row_factory}
+
+
+def connect(url: str) -> Connection:
+    """A session of its own (the start, the command line); a request's comes from the pool."""
+    try:
+        raw = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, **connection_options())
+    except psycopg.Error as error:
+        raise DatabaseRefused(shown(url), f"the PostgreSQL server does not answer ({first_line(error)})") from None
+    return Connection(raw)
+
+
+def first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+class Pool:
+    """The app's PostgreSQL sessions (psycopg_pool), lent to one request at a time."""
+
+    def __init__(self, url: str, max_size: int):
+        from psycopg_pool import ConnectionPool
+
+        self.pool = ConnectionPool(url, min_size=1, max_size=max_size, timeout=30, open=False,
+                                   kwargs={"connect_timeout": CONNECT_TIMEOUT_S, **connection_options()},
+                                   check=ConnectionPool.check_connection)
+
+    def open(self) -> None:
+        self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+
+    def lend(self) -> Connection:
+        return Connection(self.pool.getconn(), release=self.pool.putconn)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+IDENTITY = ("SELECT d.oid, to_regclass('match')::oid, pg_postmaster_start_time()::text"
+            " FROM pg_database d WHERE d.datname = current_database()")
+
+
+def identity(conn: Connection) -> tuple:
+    """What changes when the database under the address is another one: a restore (new tables), another
+    database, a cluster recovered to a point in time (a new server start)."""
+    return tuple(conn.execute(IDENTITY).fetchone())
+
+
+def schema_version(conn: Connection) -> int:
+    """How many migrations the database has had (0 for an empty one)."""
+    if conn.execute("SELECT to_regclass('schema_version')").fetchone()[0] is None:
+        return 0
+    row = conn.execute("SELECT version FROM schema_version WHERE id = 1").fetchone()
+    return row[0] if row else 0
+
+
+def set_schema_version(conn: Connection, number: int) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)")
+    conn.execute("INSERT INTO schema_version (id, version) VALUES (1, ?)"
+                 " ON CONFLICT (id) DO UPDATE SET version = excluded.version", (number,))
