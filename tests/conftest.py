@@ -4,6 +4,8 @@ import tempfile
 import pytest
 
 from app import create_app
+from postgres import Schema
+from views import db
 
 
 @pytest.fixture(autouse=True)
@@ -14,16 +16,41 @@ def english_shell(monkeypatch):
     monkeypatch.setenv("LANG", "C.UTF-8")
 
 
+def pytest_generate_tests(metafunc):
+    """Every test that uses the database (the `app` or `database` fixture) runs once on SQLite and once
+    on PostgreSQL, unless it is marked `sqlite_only` (it reads or replaces the SQLite file itself)."""
+    if "engine" in metafunc.fixturenames and not metafunc.definition.get_closest_marker("sqlite_only"):
+        engines = os.environ.get("GIN_LEDGER_TEST_ENGINES", "sqlite,postgresql").split(",")
+        metafunc.parametrize("engine", engines, indirect=True)
+
+
 @pytest.fixture
-def app():
+def engine(request):
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def database(engine):
+    """The address of an empty database of the test's engine: a new SQLite file, or a new PostgreSQL schema."""
+    if engine == "postgresql":
+        schema = Schema()
+        yield schema.url
+        schema.drop()
+        return
     fd, path = tempfile.mkstemp(suffix=".sqlite")
     os.close(fd)
     os.unlink(path)
-    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "test"})
-    yield app
+    yield path
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
             os.unlink(path + suffix)
+
+
+@pytest.fixture
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "test"})
+    yield app
+    db.close_app(app)
 
 
 @pytest.fixture

@@ -103,6 +103,7 @@ def test_a_form_left_open_all_evening_still_saves(client, monkeypatch):
     assert hand_count(client, match_id) == 1
 
 
+@pytest.mark.sqlite_only  # the backup of a file; on PostgreSQL it says pg_dump (tests/test_copy_db.py)
 def test_backup_command_writes_a_consistent_copy(app, client, runner, tmp_path):
     doc = case("full-hollywood-match")
     match_id = import_match(client, doc)

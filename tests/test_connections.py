@@ -6,6 +6,9 @@ import sqlite3
 from webutil import new_match
 
 from views.db import get_db
+import pytest
+
+pytestmark = pytest.mark.sqlite_only  # per-thread SQLite connections and the file under the path
 
 
 def test_one_thread_reuses_its_connection(app):

@@ -11,6 +11,9 @@ from webutil import new_match, post_hand
 from models import storage
 from models.flusher import Flusher
 from views.db import FLUSHER
+import pytest
+
+pytestmark = pytest.mark.sqlite_only  # the SQLite write-ahead log put on the disk
 
 
 def wait_for(predicate, seconds: float = 5.0) -> bool:

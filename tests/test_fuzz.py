@@ -22,6 +22,8 @@ from models.matchfile import replay
 from models.rules import DEALER_RULES, INT_RANGES, SETTING_NAMES
 from webutil import export, hidden, import_match
 
+pytestmark = pytest.mark.sqlite_only  # its checks read the SQLite file directly
+
 BIG_TARGET = {"players": ["Ana", "Ben"], "format": "hollywood", "first_dealer": "Ana",
               "rules": {"target": 1_000_000}}
 # No shrink phase: shrinking a 500 here took minutes; the failing body is printed by note() instead.

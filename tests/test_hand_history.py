@@ -4,6 +4,8 @@ import re
 import sqlite3
 from html import unescape
 
+import pytest
+
 from webutil import case, export, hidden, import_match, new_match, post_hand
 
 AGENT = {"User-Agent": "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36"}
@@ -183,6 +185,7 @@ def test_each_change_is_in_the_history_with_the_device(client):
     assert "history" not in client.get(f"/matches/{match_id}.json").get_data(as_text=True)
 
 
+@pytest.mark.sqlite_only  # the backup of a file; on PostgreSQL it says pg_dump (tests/test_copy_db.py)
 def test_the_backup_keeps_the_history_and_the_deleted_hands(app, client, runner, tmp_path):
     match_id = import_match(client, case("seed001-ana-ben"))
     post_hand(client, match_id, draw="true")

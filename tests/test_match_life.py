@@ -25,7 +25,7 @@ def rematch(client, match_id, token=None):
 
 
 def stored_ids(app) -> list[int]:
-    conn = sqlite3.connect(app.config["DATABASE"])
+    conn = storage.connect(app.config["DATABASE"])
     try:
         return [row[0] for row in conn.execute("SELECT id FROM match ORDER BY id")]
     finally:
@@ -59,6 +59,7 @@ def test_the_finished_match_and_its_rematch_link_to_each_other(client):
     assert re.search(rf'<a href="/matches/{finished}">Rematch of the match started today \d{{1,2}}:\d{{2}}', new_page)
 
 
+@pytest.mark.sqlite_only  # SQLite's own error type; PostgreSQL's UNIQUE index is the same migration's
 def test_the_database_itself_refuses_a_second_rematch_of_one_match(app, client):
     finished = import_match(client, case("full-hollywood-match"))
     rematch(client, finished)

@@ -12,6 +12,9 @@ from server import Server
 from webutil import case, export, hidden, import_match, post_hand
 
 from app import create_app
+import pytest
+
+pytestmark = pytest.mark.sqlite_only  # a SQLite file restored over the running one (PostgreSQL: tests/test_postgres.py)
 
 KNOCK_ANA = {"knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"}  # Ana scores 18
 KNOCK_BEN = {"knocker": "Ben", "knocker_deadwood": "1", "opponent_deadwood": "40"}  # Ben scores 39

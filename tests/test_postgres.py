@@ -1,0 +1,181 @@
+"""PostgreSQL as the ledger: what the DATABASE setting takes, one schema for both engines, and a
+database restored under the running app (pg_dump, then psql) met as a restored SQLite file is."""
+import os
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+
+from app import create_app
+from models import schema, storage
+from models.errors import DatabaseRefused
+from postgres import Schema, server_url
+from views import db
+from webutil import case, export, import_match, post_hand
+
+KNOCK_ANA = {"knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"}  # Ana scores 18
+KNOCK_BEN = {"knocker": "Ben", "knocker_deadwood": "1", "opponent_deadwood": "40"}  # Ben scores 39
+ANA_ROW, BEN_ROW = "knock 18 →", "knock 39 →"
+
+
+# ---- what FLASK_DATABASE takes -----------------------------------------------------------
+
+@pytest.mark.parametrize("address, said", [
+    ("mysql://gin@127.0.0.1:3306/gin", "not in mysql"),
+    ("sqlite:///gin.sqlite", "not in sqlite"),
+    ("postgresql://gin@127.0.0.1:port/gin", "cannot be read"),
+    ("postgresql://gin@127.0.0.1:5432", "names no database"),
+    ("postgresql://gin:hunter2@127.0.0.1:1/gin", "does not answer"),
+])
+def test_an_address_it_cannot_use_is_refused_at_start_and_nothing_is_created(address, said, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DatabaseRefused) as refused:
+        create_app({"DATABASE": address, "SECRET_KEY": "k"}, instance_path=str(tmp_path / "instance"))
+    sentence = str(refused.value)
+    assert said in sentence and "Give a file path for SQLite, or postgresql://" in sentence
+    assert "hunter2" not in sentence  # a password is never shown
+    assert sorted(os.listdir(tmp_path)) == []  # no "postgresql:" folder, no file, no instance folder
+
+
+def test_flask_run_says_why_an_address_is_refused_in_one_sentence(tmp_path):
+    env = {**os.environ, "FLASK_DATABASE": "postgres://gin@127.0.0.1:1/gin", "FLASK_SECRET_KEY": "k"}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ran = subprocess.run(["python", "-m", "flask", "--app", "app", "routes"], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode != 0
+    assert "FLASK_DATABASE=postgres://gin@127.0.0.1:1/gin cannot be used: the PostgreSQL server does not answer" in ran.stderr
+    assert not os.path.exists(os.path.join(root, "postgres:"))
+
+
+def test_a_path_is_still_a_sqlite_file(tmp_path):
+    path = tmp_path / "deep" / "gin.sqlite"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "k"}, instance_path=str(tmp_path / "instance"))
+    db.close_app(app)
+    assert path.exists() and sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
+
+
+# ---- one schema ------------------------------------------------------------------------------
+
+def sqlite_columns(path: str) -> dict[str, set[str]]:
+    conn = sqlite3.connect(path)
+    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {table: {row[1] for row in conn.execute(f"PRAGMA table_info('{table}')")} for table in tables}
+
+
+def postgres_columns(url: str, name: str) -> dict[str, set[str]]:
+    conn = storage.connect(url)
+    found: dict[str, set[str]] = {}
+    for table, column in conn.execute("SELECT table_name, column_name FROM information_schema.columns"
+                                      " WHERE table_schema = ?", (name,)):
+        found.setdefault(table, set()).add(column)
+    conn.close()
+    found.pop("schema_version")  # where PostgreSQL keeps what SQLite's PRAGMA user_version holds
+    return found
+
+
+def test_both_engines_migrate_an_empty_database_to_the_same_tables_and_columns(tmp_path):
+    server_url()
+    path = str(tmp_path / "gin.sqlite")
+    storage.open_ledger(path).close()
+    made = Schema()
+    try:
+        conn = storage.open_ledger(made.url)
+        assert schema.version_of(conn) == schema.known_version() == len(schema.migrations("postgresql"))
+        conn.close()
+        assert postgres_columns(made.url, made.name) == sqlite_columns(path)
+    finally:
+        made.drop()
+
+
+def test_a_newer_postgresql_database_is_refused_untouched():
+    server_url()
+    made = Schema()
+    try:
+        conn = storage.open_ledger(made.url)
+        conn.execute("UPDATE schema_version SET version = ?", (schema.known_version() + 1,))
+        epoch = storage.epoch_of(conn)
+        with pytest.raises(schema.SchemaTooNew):
+            storage.open_ledger(made.url)
+        assert storage.epoch_of(conn) == epoch
+        conn.close()
+    finally:
+        made.drop()
+
+
+# ---- a restore under the running app ------------------------------------------------------------
+
+def dump(url: str, name: str, target) -> None:
+    tool = shutil.which("pg_dump")
+    if tool is None:
+        pytest.fail("pg_dump is not on PATH (apt-get install postgresql-client)")
+    server = url.split("?", 1)[0]
+    subprocess.run([tool, "--no-owner", "-n", name, "-f", str(target), server], check=True, timeout=60)
+
+
+def restore(url: str, name: str, backup) -> None:
+    """As an operator restores a dump: the schema dropped, and made again from the dump."""
+    server = url.split("?", 1)[0]
+    conn = storage.connect(server)
+    conn.execute(f'DROP SCHEMA "{name}" CASCADE')
+    conn.close()
+    subprocess.run([shutil.which("psql"), "-q", "-v", "ON_ERROR_STOP=1", "-f", str(backup), server],
+                   check=True, timeout=60, capture_output=True)
+
+
+@pytest.fixture
+def on_postgresql(tmp_path):
+    server_url()
+    made = Schema()
+    app = create_app({"TESTING": True, "DATABASE": made.url, "SECRET_KEY": "test"},
+                     instance_path=str(tmp_path / "instance"))
+    yield app, made
+    db.close_app(app)
+    made.drop()
+
+
+def test_after_a_restore_the_app_shows_the_hand_saved_not_the_one_restored_away(on_postgresql, tmp_path):
+    app, made = on_postgresql
+    client = app.test_client()
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = f"/matches/{match_id}"
+    client.get(page)
+    dump(made.url, made.name, tmp_path / "gin.sql")
+    assert post_hand(client, match_id, **KNOCK_ANA).status_code == 302
+    assert ANA_ROW in client.get(page).get_data(as_text=True)
+    restore(made.url, made.name, tmp_path / "gin.sql")
+    # The same version number again, with another hand: the answer shows this hand, not the kept one.
+    saved = post_hand(client, match_id, **KNOCK_BEN)
+    assert saved.status_code == 302
+    shown = client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert "Hand 7: Ben scores 39" in shown and BEN_ROW in shown and ANA_ROW not in shown
+    assert export(client, match_id)["hands"][-1] == {"knocker": "Ben", "knocker_deadwood": 1, "opponent_deadwood": 40}
+
+
+def test_a_follower_is_told_of_a_restore_even_at_the_version_it_had(on_postgresql, tmp_path):
+    app, made = on_postgresql
+    client = app.test_client()
+    match_id = import_match(client, case("seed001-ana-ben"))
+    dump(made.url, made.name, tmp_path / "gin.sql")
+    post_hand(client, match_id, **KNOCK_ANA)
+    followed = client.get(f"/matches/{match_id}/live")
+    before = storage.epoch_of(storage.connect(made.url))
+    restore(made.url, made.name, tmp_path / "gin.sql")
+    post_hand(client, match_id, **KNOCK_BEN)  # the version number the follower has, other contents
+    polled = client.get(f"/matches/{match_id}/live", headers={"If-None-Match": followed.headers["ETag"]})
+    assert polled.status_code == 200 and BEN_ROW in polled.get_data(as_text=True)
+    assert storage.epoch_of(storage.connect(made.url)) != before
+
+
+def test_a_quiet_poll_after_a_restore_goes_on_to_flask_and_gets_the_new_epoch(on_postgresql, tmp_path):
+    app, made = on_postgresql
+    client = app.test_client()
+    match_id = import_match(client, case("seed001-ana-ben"))
+    followed = client.get(f"/matches/{match_id}/live")
+    tag = {"If-None-Match": followed.headers["ETag"]}
+    assert client.get(f"/matches/{match_id}/live", headers=tag).status_code == 304
+    dump(made.url, made.name, tmp_path / "gin.sql")
+    restore(made.url, made.name, tmp_path / "gin.sql")
+    polled = client.get(f"/matches/{match_id}/live", headers=tag)  # the same rows, but another database
+    assert polled.status_code == 200 and polled.headers["ETag"] != followed.headers["ETag"]
+    assert client.get(f"/matches/{match_id}/live", headers={"If-None-Match": polled.headers["ETag"]}).status_code == 304
