@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sqlite3
 import sys
 
@@ -10,7 +12,7 @@ from flask.cli import ScriptInfo, with_appcontext
 from flask_babel import gettext, ngettext
 
 from views import i18n
-from models.errors import MatchError
+from models.errors import DestinationNotEmpty, MatchError
 from models.matchfile import replay
 from models.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
 
@@ -67,13 +69,106 @@ def backup_command(path: str) -> None:
     from flask import current_app
 
     from models import storage
+    from models.address import POSTGRESQL, read_address
 
+    address = read_address(current_app.config["DATABASE"])
+    if address.engine == POSTGRESQL:
+        # The online backup is SQLite's; PostgreSQL's own tool takes a consistent dump while the app runs.
+        refuse(say(lambda: gettext("backup: the database is PostgreSQL: use pg_dump (pg_dump -Fc -f %(path)s "
+                                   "%(address)s), and pg_restore to bring it back",
+                                   path=shlex.quote(path), address=shlex.quote(address.shown))))
     try:
         pages = storage.backup(current_app.config["DATABASE"], path)
     except (OSError, sqlite3.Error) as error:
         refuse(say(lambda error=error: gettext("backup: %(reason)s", reason=error)))
     click.echo(say(lambda: ngettext("Backed up %(num)d page to %(path)s", "Backed up %(num)d pages to %(path)s",
                                     pages, path=path)))
+
+
+def rows_of(table: str, num: int) -> str:
+    """How many rows of `table`, in words ("12 matches"); runs inside `say`."""
+    if table == "play_table":
+        return ngettext("%(num)d table", "%(num)d tables", num)
+    if table == "player":
+        return ngettext("%(num)d player", "%(num)d players", num)
+    if table == "preset":
+        return ngettext("%(num)d preset", "%(num)d presets", num)
+    if table == "match":
+        return ngettext("%(num)d match", "%(num)d matches", num)
+    if table == "hand":
+        return ngettext("%(num)d hand", "%(num)d hands", num)
+    return ngettext("%(num)d history row", "%(num)d history rows", num)
+
+
+def held_words(held: dict[str, int]) -> str:
+    """What a destination holds, in words; its tables are counted besides its home table."""
+    return ", ".join(ngettext("%(num)d table besides the home table", "%(num)d tables besides the home table", num)
+                     if table == "play_table" else rows_of(table, num) for table, num in held.items())
+
+
+def refuse_held(dest, held: dict[str, int]) -> None:
+    refuse(say(lambda: gettext("copy-db: %(dest)s is not empty (it holds %(held)s): copy into a new, empty "
+                               "database; nothing was changed", dest=dest.shown, held=held_words(held))))
+
+
+def same_database(one, other) -> bool:
+    """The same address written the same way (a file by its real path): a copy onto itself is refused."""
+    if one.engine != other.engine:
+        return False
+    if one.engine == "sqlite":
+        return os.path.realpath(one.target) == os.path.realpath(other.target)
+    return one.target == other.target
+
+
+@click.command("copy-db")
+@click.argument("source")
+@click.argument("dest")
+def copy_db_command(source: str, dest: str) -> None:
+    """Copy every table, player, preset, match, hand and history row from SOURCE into DEST, an empty
+    database (a file path for SQLite, or postgresql://USER@HOST:PORT/DATABASE); logins stay behind."""
+    import psycopg
+
+    from models import copy_ledger, storage
+    from models.address import read_address
+    from models.errors import LedgerError
+
+    failures = (LedgerError, sqlite3.Error, psycopg.Error, OSError)
+    try:
+        source_at, dest_at = read_address(source), read_address(dest)
+    except LedgerError as error:
+        refuse(say(lambda error=error: gettext("copy-db: %(reason)s", reason=error)))
+    if same_database(source_at, dest_at):
+        refuse(say(lambda: gettext("copy-db: %(source)s and %(dest)s are the same database: copy into another, "
+                                   "empty one", source=source_at.shown, dest=dest_at.shown)))
+    try:
+        version, _ = copy_ledger.peek(source)
+        _, held = copy_ledger.peek(dest)
+    except failures as error:
+        refuse(say(lambda error=error: gettext("copy-db: %(reason)s", reason=error)))
+    if version == 0:
+        refuse(say(lambda: gettext("copy-db: there is no ledger at %(source)s: nothing was copied",
+                                   source=source_at.shown)))
+    if held:  # said before anything is opened for writing, so a refused destination is left as it was
+        refuse_held(dest_at, held)
+    source_conn = dest_conn = None
+    try:
+        source_conn = storage.open_ledger(source)
+        dest_conn = storage.open_ledger(dest)
+        counts = copy_ledger.copy_ledger(source_conn, dest_conn)
+    except DestinationNotEmpty as error:
+        refuse_held(dest_at, error.held)
+    except failures as error:
+        refuse(say(lambda error=error: gettext("copy-db: %(reason)s", reason=error)))
+    finally:
+        for conn in (source_conn, dest_conn):
+            if conn is not None:
+                conn.close()
+    click.echo(say(lambda: gettext(
+        "Copied %(tables)s, %(players)s, %(matches)s, %(hands)s, %(events)s and %(presets)s from %(source)s "
+        "to %(dest)s.", tables=rows_of("play_table", counts["play_table"]), players=rows_of("player", counts["player"]),
+        matches=rows_of("match", counts["match"]), hands=rows_of("hand", counts["hand"]),
+        events=rows_of("hand_event", counts["hand_event"]), presets=rows_of("preset", counts["preset"]),
+        source=source_at.shown, dest=dest_at.shown)))
 
 
 @click.command("deadwood")
@@ -115,4 +210,5 @@ def register(app) -> None:
     app.cli.add_command(replay_command)
     app.cli.add_command(deadwood_command)
     app.cli.add_command(backup_command)
+    app.cli.add_command(copy_db_command)
     app.cli.add_command(serve_command)

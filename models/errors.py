@@ -233,5 +233,14 @@ class DatabaseRefused(LedgerError):
                          address=address, problem=problem)
 
 
+class DestinationNotEmpty(LedgerError):
+    """`flask copy-db` was given a destination that already holds a ledger; `held`: table -> rows."""
+
+    def __init__(self, held: dict[str, int]):
+        self.held = held
+        super().__init__("the destination is not empty ({held})",
+                         held=", ".join(f"{count} {table}" for table, count in held.items()))
+
+
 class MigrationsBroken(LedgerError):
     """The migration files themselves are misnumbered: a packaging mistake, not a user's."""
