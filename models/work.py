@@ -53,7 +53,10 @@ class Work:
         except MatchError:
             if match_id not in self.broken:
                 raise
-            sheet = None
+            # A match that still does not fold keeps its index, as refresh_finished leaves it.
+            self.sheets[match_id] = None
+            self.matches[match_id] = False
+            return None
         self.set_finished(match_id, sheet)
         self.matches[match_id] = False
         return sheet

@@ -124,6 +124,14 @@ def run(source: str, dest: str):
             db.close_app(app)
 
 
+def finished_column(database: str) -> list[tuple]:
+    conn = storage.connect(database)
+    try:
+        return [tuple(row) for row in conn.execute("SELECT id, finished FROM match ORDER BY id")]
+    finally:
+        conn.close()
+
+
 def rows(database: str, table: str) -> list[tuple]:
     conn = storage.connect(database)
     try:
@@ -326,6 +334,9 @@ def test_a_match_that_no_longer_folds_is_copied_as_it_was_entered(database, tmp_
     done = run(path, database)
     assert done.exit_code == 0, done.output
     assert rows(database, "hand") == rows(path, "hand")
+    finished = finished_column(path)
+    assert finished[0][1] is not None  # it was finished before the hand after its end
+    assert finished_column(database) == finished  # and still is
     app = create_app(config(database))
     try:
         page = app.test_client().get(f"/matches/{match_id}").get_data(as_text=True)
