@@ -220,6 +220,15 @@ class DatabaseGone(LedgerError):
                          "back; restart Gin Ledger only once it is restored", path=path, problem=problem)
 
 
+class DatabaseUnreachable(DatabaseGone):
+    """The PostgreSQL server does not answer, or every session is taken: a 503, nothing written."""
+
+    def __init__(self, address: str, problem: str):
+        self.path = address
+        LedgerError.__init__(self, "the PostgreSQL database {address} cannot be reached ({problem}): nothing "
+                             "is written until it answers", address=address, problem=problem)
+
+
 class DatabaseRefused(LedgerError):
     """The DATABASE setting names an address Gin Ledger cannot use, or a server that does not answer.
 

@@ -18,10 +18,11 @@ import psycopg
 from psycopg import pq
 
 from .address import shown
-from .errors import DatabaseRefused
+from .errors import DatabaseRefused, DatabaseUnreachable
 
 DIALECT = "postgresql"
 CONNECT_TIMEOUT_S = 5
+LEND_TIMEOUT_S = 10  # a request waits this long for a free session, then answers 503
 # The one lock every write takes first (pg_advisory_xact_lock): writers follow one another as on
 # SQLite (BEGIN IMMEDIATE), so what a use case read is still true when it commits.
 WRITE_LOCK = 0x67696E  # "gin"
@@ -133,7 +134,8 @@ class Pool:
     def __init__(self, url: str, max_size: int):
         from psycopg_pool import ConnectionPool
 
-        self.pool = ConnectionPool(url, min_size=1, max_size=max_size, timeout=30, open=False,
+        self.url = url
+        self.pool = ConnectionPool(url, min_size=1, max_size=max_size, timeout=LEND_TIMEOUT_S, open=False,
                                    kwargs={"connect_timeout": CONNECT_TIMEOUT_S, **connection_options()},
                                    check=ConnectionPool.check_connection)
 
@@ -141,7 +143,14 @@ class Pool:
         self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
 
     def lend(self) -> Connection:
-        return Connection(self.pool.getconn(), release=self.pool.putconn)
+        """A session checked on the way out (one that the server dropped is replaced); DatabaseGone
+        if none can be had, so the page says the database is away (503) and nothing is written."""
+        from psycopg_pool import PoolTimeout
+
+        try:
+            return Connection(self.pool.getconn(), release=self.pool.putconn)
+        except (PoolTimeout, psycopg.OperationalError) as error:
+            raise DatabaseUnreachable(shown(self.url), first_line(error)) from None
 
     def close(self) -> None:
         self.pool.close()

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from app import create_app
-from models import schema, storage
+from models import postgres as postgres_engine, schema, storage
 from models.errors import DatabaseRefused
 from postgres import Schema, server_url
 from views import db
@@ -179,3 +179,39 @@ def test_a_quiet_poll_after_a_restore_goes_on_to_flask_and_gets_the_new_epoch(on
     polled = client.get(f"/matches/{match_id}/live", headers=tag)  # the same rows, but another database
     assert polled.status_code == 200 and polled.headers["ETag"] != followed.headers["ETag"]
     assert client.get(f"/matches/{match_id}/live", headers={"If-None-Match": polled.headers["ETag"]}).status_code == 304
+
+
+# ---- sessions the server dropped, and none to be had ------------------------------------------
+
+def test_sessions_the_server_dropped_are_replaced_and_the_page_answers(on_postgresql):
+    app, made = on_postgresql
+    client = app.test_client()
+    match_id = import_match(client, case("seed001-ana-ben"))
+    conn = storage.connect(made.url)
+    ended = conn.execute("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                         " WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+    conn.close()
+    assert ended >= 1  # the pool's session, as a server restart or a proxy's idle timeout ends it
+    assert client.get(f"/matches/{match_id}").status_code == 200
+    assert post_hand(client, match_id, **KNOCK_BEN).status_code == 302
+
+
+def test_no_free_session_is_a_503_with_words_and_nothing_written(tmp_path, monkeypatch):
+    server_url()
+    monkeypatch.setattr(postgres_engine, "LEND_TIMEOUT_S", 0.5)
+    made = Schema()
+    app = create_app({"TESTING": True, "DATABASE": made.url, "SECRET_KEY": "test", "DATABASE_POOL_SIZE": 1},
+                     instance_path=str(tmp_path / "instance"))
+    try:
+        client = app.test_client()
+        match_id = import_match(client, case("seed001-ana-ben"))
+        held = app.extensions[db.POOL].lend()  # the one session, kept by someone else
+        try:
+            answer = client.get(f"/matches/{match_id}")
+        finally:
+            held.close()
+        assert answer.status_code == 503 and "database server does not answer" in answer.get_data(as_text=True)
+        assert client.get(f"/matches/{match_id}").status_code == 200
+    finally:
+        db.close_app(app)
+        made.drop()

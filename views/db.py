@@ -25,7 +25,7 @@ from flask import Flask, current_app, g
 
 from models import caches, postgres, storage
 from models.address import POSTGRESQL, dialect_of, read_address
-from models.errors import DatabaseGone
+from models.errors import DatabaseGone, DatabaseUnreachable
 from models.flusher import Flusher
 from models.match_cache import MatchCache
 
@@ -47,9 +47,12 @@ def request_connection(app: Flask):
     pool = app.extensions[POOL]
     if pool is None:
         return thread_connection(app)
-    conn = pool.lend()
+    conn = pool.lend()  # raises DatabaseGone
     try:
         met_file(app, conn, postgres.identity(conn))
+    except postgres.psycopg.OperationalError as error:
+        conn.close()
+        raise DatabaseUnreachable(postgres.shown(pool.url), postgres.first_line(error)) from None
     except BaseException:
         conn.close()
         raise

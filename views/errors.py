@@ -22,8 +22,8 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 from werkzeug.exceptions import NotFound as NotFoundPage
 
-from models.errors import (N_, DatabaseGone, LedgerError, NoSuchMatch, NoSuchTable, NotFound, Refusal,
-                           StaleMatch)
+from models.errors import (N_, DatabaseGone, DatabaseUnreachable, LedgerError, NoSuchMatch, NoSuchTable, NotFound,
+                           Refusal, StaleMatch)
 
 from .i18n import translated
 
@@ -124,6 +124,10 @@ def refused(error: Refusal):
 def database_gone(error: DatabaseGone):
     """503 with words, logged for whoever runs the server; nothing was written."""
     current_app.logger.error("Gin Ledger: %s", error)
+    if isinstance(error, DatabaseUnreachable):
+        return error_page(ServiceUnavailable(gettext(
+            "The database server does not answer just now. Nothing was saved: try again in a moment. If it goes "
+            "on, whoever runs the server must look at PostgreSQL.")))
     return error_page(ServiceUnavailable(gettext(
         "The database file cannot be opened: it was deleted or moved while Gin Ledger was running. Nothing was "
         "saved. Whoever runs the server must put it back, then restart Gin Ledger.")))
