@@ -71,7 +71,7 @@ def begin_write(conn) -> None:
     BEGIN IMMEDIATE, PostgreSQL's transaction-scoped advisory lock (released at COMMIT or ROLLBACK)."""
     if dialect_of(conn) == POSTGRESQL:
         conn.execute("BEGIN")
-        conn.execute("SELECT pg_advisory_xact_lock(?)", (postgres.WRITE_LOCK,))
+        conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))", (postgres.WRITE_LOCK,))
     else:
         conn.execute("BEGIN IMMEDIATE")
 

@@ -23,7 +23,8 @@ from .errors import DatabaseRefused, DatabaseUnreachable
 DIALECT = "postgresql"
 CONNECT_TIMEOUT_S = 5
 LEND_TIMEOUT_S = 10  # a request waits this long for a free session, then answers 503
-# The one lock every write takes first (pg_advisory_xact_lock): writers follow one another as on
+# The one lock every write takes first (pg_advisory_xact_lock, keyed by this word and the schema, so
+# ledgers in other schemas of the database do not wait on it): writers follow one another as on
 # SQLite (BEGIN IMMEDIATE), so what a use case read is still true when it commits.
 WRITE_LOCK = 0x67696E  # "gin"
 

@@ -2,16 +2,22 @@
 
 Every hand is told apart by its points (and winner), so a lost or doubled hand shows
 by name. Bounded: 200 + 5x5 + 2x2 posts, a few seconds in all.
+
+The module runs once per engine (GIN_LEDGER_TEST_ENGINES, as tests/conftest.py reads it): one
+server on a SQLite file, then one on a throwaway PostgreSQL schema (tests/postgres.py), each shared
+by the module's tests; the rows are read back through the storage's own connection, either engine's.
 """
 import json
-import sqlite3
+import os
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from models import storage
 from models.matchfile import replay
+from postgres import Schema
 from server import Client, Server
 
 THREADS = 8
@@ -21,11 +27,21 @@ BIG_TARGET = {"players": ["Ana", "Ben"], "format": "hollywood", "first_dealer": 
 STALE = "changed on another phone"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("concurrency") / "ledger.sqlite"
-    with Server(path, threads=8) as running:
-        yield running
+ENGINES = os.environ.get("GIN_LEDGER_TEST_ENGINES", "sqlite,postgresql").split(",")
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def server(request, tmp_path_factory):
+    """One server for the module's tests on each engine: a SQLite file, or a PostgreSQL schema of its own."""
+    folder = tmp_path_factory.mktemp(f"concurrency-{request.param}")
+    schema = Schema() if request.param == "postgresql" else None  # skips the half without a server
+    database = schema.url if schema else folder / "ledger.sqlite"
+    try:
+        with Server(database, threads=8, log_dir=folder) as running:
+            yield running
+    finally:
+        if schema:
+            schema.drop()
 
 
 def input_part(doc: dict) -> dict:
@@ -36,9 +52,9 @@ def assert_replays(doc: dict) -> None:
     assert doc["result"] == replay(json.dumps(input_part(doc)))
 
 
-def db_hands(path: str, match_id: int) -> list[sqlite3.Row]:
-    conn = sqlite3.connect(path)
-    conn.row_factory = sqlite3.Row
+def db_hands(database: str, match_id: int) -> list:
+    """The match's hand rows as stored, readable by column name, on either engine."""
+    conn = storage.connect(database)
     try:
         return conn.execute("SELECT * FROM hand WHERE match_id = ? ORDER BY position", (match_id,)).fetchall()
     finally:

@@ -2,9 +2,11 @@
 
 The server is waitress in a subprocess, killed with SIGKILL mid-stream (no shutdown,
 no checkpoint); the restarted server must show every hand whose POST got its 302, and
-the file must pass `PRAGMA integrity_check`. Also: `flask --app app backup` taken while
-hands are being posted gives a sound file holding a consistent prefix.
+the database must be sound as the kill left it (`sound`). That test runs on both engines
+(the `database` fixture, tests/conftest.py). Also, SQLite only: `flask --app app backup`
+taken while hands are being posted gives a sound file holding a consistent prefix.
 """
+import contextlib
 import http.client
 import json
 import secrets
@@ -15,7 +17,11 @@ import threading
 import time
 from collections import Counter
 
+import psycopg
+
 from models import storage
+from models.connection import begin_write
+from models.address import POSTGRESQL, read_address
 from models.ledger import score_sheet
 from models.matchfile import match_document, replay
 from server import ROOT, Client, Server, server_env
@@ -26,6 +32,7 @@ BIG_TARGET = {"players": ["Ana", "Ben"], "format": "hollywood", "first_dealer": 
               "rules": {"target": 1_000_000}}
 WINNERS = ("Ana", "Ben")
 MAX_POSTS_EACH = 400  # bound: the kill comes long before
+GONE_WITHIN_S = 15.0  # for PostgreSQL to end the sessions of a killed server (it sees their sockets close)
 
 
 def input_part(doc: dict) -> dict:
@@ -38,6 +45,59 @@ def integrity(path) -> str:
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
     finally:
         conn.close()
+
+
+def sessions_of(conn, app_name: str) -> list[tuple]:
+    """PostgreSQL: the sessions a server opened (pid, state, whether in a transaction)."""
+    return [tuple(row) for row in conn.execute(
+        "SELECT pid, state, xact_start IS NOT NULL FROM pg_stat_activity WHERE application_name = ?", (app_name,))]
+
+
+def sound(database, app_name: str) -> str:
+    """"ok", or what is wrong with the database as a killed server left it.
+
+    SQLite: the file passes PRAGMA integrity_check. PostgreSQL: a killed client cannot damage the
+    server's files, but its sessions can outlive it, holding an open transaction or the write lock
+    (models/postgres.py WRITE_LOCK) that every later write waits for. So: no session of the killed
+    server (its PGAPPNAME, `app_name`) is left within GONE_WITHIN_S, and a new session takes the
+    write lock at once."""
+    if read_address(str(database)).engine != POSTGRESQL:
+        return integrity(database)
+    conn = storage.connect(database)
+    try:
+        deadline = time.monotonic() + GONE_WITHIN_S
+        while left := sessions_of(conn, app_name):
+            if time.monotonic() > deadline:
+                return f"sessions of the killed server still there: {left}"
+            time.sleep(0.05)
+        conn.execute("SET lock_timeout = '2s'")  # other writes hold it for milliseconds
+        try:
+            begin_write(conn)  # the lock every write takes first
+        except psycopg.errors.LockNotAvailable:
+            return "the write lock is still held"
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        return "ok"
+    finally:
+        conn.close()
+
+
+def agrees(database, match_id: int) -> str:
+    """"ok" when the match row and its hand rows are of one moment: one version for the match made,
+    one per hand since (as the backup test checks), and every hand in a place of its own."""
+    conn = storage.connect(str(database))
+    try:
+        version = storage.version_now(conn, match_id)
+        rows = conn.execute("SELECT position FROM hand WHERE match_id = ?", (match_id,)).fetchall()
+    finally:
+        conn.close()
+    positions = [row["position"] for row in rows]
+    if version != len(positions) + 1:
+        return f"version {version} beside {len(positions)} hands"
+    if len(set(positions)) != len(positions):
+        return f"hands sharing a place: {sorted(p for p in positions if positions.count(p) > 1)}"
+    return "ok"
 
 
 class Poster(threading.Thread):
@@ -87,9 +147,11 @@ def exported_hands(client: Client, match_id: int) -> tuple[dict, list[tuple[str,
     return doc, [(hand["winner"], hand["points"]) for hand in doc["hands"]]
 
 
-def test_every_acknowledged_hand_survives_sigkill(tmp_path, record_property):
-    path = tmp_path / "ledger.sqlite"
-    server = Server(path, threads=8).start()
+def test_every_acknowledged_hand_survives_sigkill(database, tmp_path, record_property):
+    """On a SQLite file and on a PostgreSQL schema (`database`); the killed server's sessions carry
+    an application_name of their own (libpq's PGAPPNAME), so `sound` can tell them apart."""
+    app_name = f"gin-ledger-crash-{secrets.token_hex(4)}"
+    server = Server(database, threads=8, log_dir=tmp_path, env={"PGAPPNAME": app_name}).start()
     figures = []
     try:
         match_id = server.client().import_match(BIG_TARGET)
@@ -103,6 +165,9 @@ def test_every_acknowledged_hand_survives_sigkill(tmp_path, record_property):
             while time.monotonic() - began < 1.0 and sum(len(p.acked) for p in posters) < 60:
                 time.sleep(0.01)
             assert all(p.is_alive() for p in posters), [repr(p.failure) for p in posters]
+            if read_address(database).engine == POSTGRESQL:  # so that `sound` looks for the right sessions
+                with contextlib.closing(storage.connect(database)) as conn:
+                    assert sessions_of(conn, app_name), "the server's sessions do not carry PGAPPNAME"
             server.kill()  # SIGKILL to the waitress process, posts in flight
             for poster in posters:
                 poster.join(timeout=60)
@@ -115,8 +180,9 @@ def test_every_acknowledged_hand_survives_sigkill(tmp_path, record_property):
             attempted_all += attempted
             assert acked, "nothing was acknowledged before the kill"
 
-            assert integrity(path) == "ok"  # as the kill left it, before any recovery by the app
-            server.start()  # same file, new port
+            assert sound(database, app_name) == "ok"  # as the kill left it, before any recovery by the app
+            assert agrees(database, match_id) == "ok"
+            server.start()  # same database, new port
             doc, stored = exported_hands(server.client(), match_id)
             counts = Counter(stored)
             missing = [hand for hand in acked_all if hand not in counts]
@@ -128,10 +194,10 @@ def test_every_acknowledged_hand_survives_sigkill(tmp_path, record_property):
             figures.append((len(acked), len(set(acked) & set(stored)), unanswered, len(attempted) - len(acked)))
 
         server.stop()
-        assert integrity(path) == "ok"
-        conn = sqlite3.connect(path)
+        assert sound(database, app_name) == "ok"
+        conn = storage.connect(database)
         try:
-            positions = [row[0] for row in conn.execute(
+            positions = [row["position"] for row in conn.execute(
                 "SELECT position FROM hand WHERE match_id = ? ORDER BY position", (match_id,))]
         finally:
             conn.close()
