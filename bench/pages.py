@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bench import lighthouse as bench_lighthouse
 from bench.loads import match_doc, typical_match
 from tests.browser.driver import CHROMIUM, launch, phone
 from tests.server import Client, Server
@@ -23,8 +24,6 @@ from tests.server import Client, Server
 SETTLE_MS = 400  # after `load`: the favicon and anything late still count
 KINDS = {"text/html": "html", "text/css": "css", "text/javascript": "js", "application/javascript": "js"}
 STATIC = ("/static/", "/sw.js", "/favicon")
-LIGHTHOUSE_VERSION = "12.2.3"
-LIGHTHOUSE = Path(__file__).resolve().parent / ".lighthouse"  # git-ignored; npm install --prefix
 CATEGORIES = ("performance", "accessibility", "best-practices")
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift")
 
@@ -155,21 +154,12 @@ def playwright_parts(server: Server) -> dict:
 
 # ---- Lighthouse ------------------------------------------------------------------
 
-def lighthouse_cli() -> Path | None:
-    """Lighthouse as installed with `npm install --prefix bench/.lighthouse lighthouse@12.2.3`, if it is."""
-    cli = LIGHTHOUSE / "node_modules" / "lighthouse"
-    installed = cli / "package.json"
-    if shutil.which("node") and installed.exists() and json.loads(installed.read_text())["version"] == LIGHTHOUSE_VERSION:
-        return cli / "cli" / "index.js"
-    return None
-
-
 def lighthouse_run(cli: Path, url: str) -> dict:
     """One run with Lighthouse's defaults (a phone, simulated slow 4G, CPU x4)."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "report.json"
         subprocess.run(["node", str(cli), url, "--output=json", f"--output-path={out}", "--quiet",
-                        f"--only-categories={','.join(CATEGORIES)}", "--chrome-flags=--headless --no-sandbox"],
+                        f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={bench_lighthouse.CHROME_FLAGS}"],
                        env=dict(os.environ, CHROME_PATH=CHROMIUM), check=True, capture_output=True, timeout=300)
         report = json.loads(out.read_text())
     audits = report["audits"]
@@ -180,12 +170,13 @@ def lighthouse_run(cli: Path, url: str) -> dict:
 
 
 def lighthouse(server: Server, paths: dict, runs: int) -> dict:
-    """`runs` runs per page; the one with the median performance score is shown."""
-    cli = lighthouse_cli()
-    if cli is None:
-        return {"error": f"not installed (npm install --prefix bench/.lighthouse lighthouse@{LIGHTHOUSE_VERSION})"}
+    """`runs` runs per page; the one with the median performance score is shown. Lighthouse is the version pinned
+    in bench/lighthouse/, installed there on first use (bench/lighthouse.py: `npm ci --prefix bench/lighthouse`)."""
+    if not shutil.which("node"):
+        return {"error": "node is not on PATH"}
+    cli = bench_lighthouse.installed_cli()
     pages = {}
     for name, path in paths.items():
         done = sorted((lighthouse_run(cli, server.base + path) for _ in range(runs)), key=lambda r: r["scores"][0])
         pages[name] = {**done[len(done) // 2], "runs": [r["scores"][0] for r in done]}
-    return {"pages": pages, "runs": runs, "version": LIGHTHOUSE_VERSION}
+    return {"pages": pages, "runs": runs, "version": bench_lighthouse.pinned_version()}
