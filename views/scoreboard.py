@@ -25,7 +25,10 @@ def game_box(game, players: tuple[str, str], target: int) -> Markup:
     else:
         won = page_text("%(winner)s wins", winner=game.winner)
         status = f'<p class="status badge">{won} · {escape(signed(game.settlement.net))}</p>'
+    # In the order it is seen (an open game's "to 100" beside its title, a won game's badge under the scores), so a
+    # phone that paints the page before the parser reached the status does not see the scores pushed down after.
+    before, after = (f'    {status}\n', '') if game.open else ('', f'    {status}\n')
     return Markup(
         f'\n  <div class="game{"" if game.open else " closed"}">\n'
         f'    <p class="game-title">{title}</p>\n'
-        f'{lines}    {status}\n  </div>\n  ')
+        f'{before}{lines}{after}  </div>\n  ')
