@@ -108,7 +108,10 @@ def apply(conn, path: str) -> int:
         raise MigrationsBroken("the {dialect} migrations stop at {found}, not {known}",
                                dialect=dialect, found=len(scripts), known=known_version())
     for number, script in enumerate(scripts[version:], start=version + 1):
-        for statement in split_statements(script):
-            conn.execute(statement)
+        if dialect == SQLITE:
+            for statement in split_statements(script):
+                conn.execute(statement)
+        else:  # PostgreSQL takes a whole script in one round trip, inside the caller's transaction
+            conn.execute(script)
         set_version(conn, number)
     return known_version()
