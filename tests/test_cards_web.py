@@ -11,6 +11,8 @@ import pytest
 from models.matchfile import replay
 from webutil import export, hidden, import_match, new_match, post_hand
 
+pytestmark = pytest.mark.sqlite_only  # counting cards: the database is incidental
+
 KNOCKER = "3S 4S 5S 7H 7D 7C 9H 10H JH 2C".split()   # 3-4-5S, 7s, 9-10-JH; deadwood 2C = 2
 DEFENDER = "6S 2S QH 8H KD KC KS 4D 9C 5C".split()   # KKK; lays off 2S 6S 8H QH; deadwood 4D 5C 9C = 18
 GIN = "AS 2S 3S 4S 5D 5H 5C JD QD KD".split()

@@ -12,6 +12,8 @@ import pytest
 
 from models.cards import RANKS, SUITS, Card, full_deck, parse_card
 
+pytestmark = pytest.mark.sqlite_only  # melds and the command line: the database is incidental
+
 
 def run(runner, *cards, onto=()):
     args = ["deadwood", *cards]

@@ -30,6 +30,8 @@ from views.sheet import SHOWN_HANDS
 from views.words import scores_phrase
 from webutil import case, hidden, import_match, new_match, post_hand
 
+pytestmark = pytest.mark.sqlite_only  # the languages: the database is incidental
+
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "translations"
 LANGS = ("en", "cs", "sk", "sq")

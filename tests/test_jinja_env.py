@@ -1,5 +1,8 @@
 """The templates' globals are the environment's, as a plain dict (views/jinja.py)."""
+import pytest
 from flask import render_template_string
+
+pytestmark = pytest.mark.sqlite_only  # the template environment: the database is incidental
 
 
 def test_a_template_sees_every_global_the_app_set(app):

@@ -7,6 +7,8 @@ from itsdangerous import BadSignature, SignatureExpired
 
 from app import create_app
 
+pytestmark = pytest.mark.sqlite_only  # the session cookie: the database is incidental
+
 
 def serializer(app):
     return app.session_interface.get_signing_serializer(app)

@@ -19,6 +19,8 @@ from views import i18n
 from views.sheet import SHOWN_HANDS
 from webutil import case, hidden, import_match, new_match, post_hand
 
+pytestmark = pytest.mark.sqlite_only  # the words of pages: the database is incidental
+
 
 def text_of(html: str) -> str:
     """What the page says, tags out (a print-only span is still text)."""
