@@ -66,23 +66,32 @@ def connect_file(path: str, create: bool = True, synchronous: str = "FULL") -> S
     return conn
 
 
-def begin_write(conn) -> None:
-    """A transaction that holds the database's one write lock from its first statement: SQLite's
-    BEGIN IMMEDIATE, PostgreSQL's transaction-scoped advisory lock (released at COMMIT or ROLLBACK)."""
-    if dialect_of(conn) == POSTGRESQL:
-        conn.execute("BEGIN")
-        conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))", (postgres.WRITE_LOCK,))
-    else:
+def begin_write(conn, match_id: int | None = None) -> None:
+    """A transaction that holds the write lock from its first statement, so what it reads is still
+    true at its commit. SQLite: BEGIN IMMEDIATE, the file's one lock. PostgreSQL: the schema's
+    advisory lock (transaction-scoped, released at COMMIT or ROLLBACK), taken whole by a write that
+    may touch anything, or shared by a write of one match's hands (`match_id`), which also locks that
+    match's row (FOR UPDATE): writes of two matches go on side by side, two writes of one match and
+    any other write follow one another."""
+    if dialect_of(conn) != POSTGRESQL:
         conn.execute("BEGIN IMMEDIATE")
+        return
+    conn.execute("BEGIN")
+    if match_id is None:
+        conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))", (postgres.WRITE_LOCK,))
+        return
+    conn.execute("SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema()))", (postgres.WRITE_LOCK,))
+    conn.execute("SELECT id FROM match WHERE id = ? FOR UPDATE", (match_id,))
 
 
 @contextmanager
-def immediate(conn):
-    """Take the write lock before reading, so what was read is still true at commit.
+def immediate(conn, match_id: int | None = None):
+    """Take the write lock before reading, so what was read is still true at commit; `match_id`: the
+    write touches that match alone (begin_write).
 
     Only the unit of work (models/work.py) and the tables that hold no match (logins, the
     throttle) use it directly."""
-    begin_write(conn)
+    begin_write(conn, match_id)
     try:
         yield conn
     except BaseException:

@@ -128,7 +128,7 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
     read and folded again), else the match is read from the rows.
     """
     key = submission_key(form_id, hand)
-    with unit_of_work(conn) as work:
+    with unit_of_work(conn, match_id) as work:
         current = as_locked(conn, match_id, known, table=table)
         if duplicate(conn, key):
             return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version,
@@ -149,7 +149,7 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
 def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand,
                  version: int | None, *, table: int, device: str = "") -> Saved:
     """Edit hand `number` (1-based); everything after it is recomputed."""
-    with unit_of_work(conn) as work:
+    with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
         check_version(current, version)
         check_number(current, number)
@@ -168,7 +168,7 @@ def delete_hand(conn: sqlite3.Connection, match_id: int, number: int, version: i
     Nothing entered is lost: the row stays in its place, marked deleted, and its history says
     so, so `restore_hand` puts it back between the same deals.
     """
-    with unit_of_work(conn) as work:
+    with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
         check_version(current, version)
         check_number(current, number)
@@ -192,7 +192,7 @@ def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, han
     Exactly once (the form id, checked first), and only on the version the page was drawn at.
     """
     key = submission_key(form_id, hand)
-    with unit_of_work(conn) as work:
+    with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
         found = duplicate(conn, key)
         if found:
@@ -239,7 +239,7 @@ def restore_hand(conn: sqlite3.Connection, match_id: int, hand_id: int, version:
     """
     from .history import closed_changes
 
-    with unit_of_work(conn) as work:
+    with unit_of_work(conn, match_id) as work:
         current, _ = locked(conn, match_id, table=table)
         row = hand_row_of(conn, match_id, hand_id)
         if row["deleted"] is None:

@@ -1,7 +1,8 @@
 """The unit of work: the one way anything that a match shows is written.
 
-`with unit_of_work(conn) as work:` takes SQLite's write lock (BEGIN IMMEDIATE), so what the use
-case reads is still true when it commits. The use case says which matches it touched
+`with unit_of_work(conn) as work:` takes the write lock (connection.begin_write: SQLite's BEGIN
+IMMEDIATE; on PostgreSQL the schema's advisory lock, or, for `unit_of_work(conn, match_id)`, its
+shared form and that match's row), so what the use case reads is still true when it commits. The use case says which matches it touched
 (`work.touched(match_id)`); before the commit, in the same transaction, each touched match's
 version is bumped once and, unless the write cannot change its fold (a name, a mark), the match
 is folded again from its rows: its `finished` index is set from that fold, and a match that folded
@@ -34,11 +35,14 @@ class Work:
     # matches that did not fold before the write: a repair (an edit, a delete) may leave them so
     broken: set[int] = field(default_factory=set)
     closed: bool = False
+    only: int | None = None  # the one match this work holds locked, if it was opened for one
 
     def touched(self, match_id: int, refold: bool = True, broken_before: bool = False) -> None:
         """The write changed what match `match_id` shows; `refold`: it changed its hands or rules."""
         if self.closed:
             raise RuntimeError("a closed unit of work takes no more writes")
+        if self.only is not None and match_id != self.only:
+            raise RuntimeError(f"a unit of work for match {self.only} wrote match {match_id}, which it does not hold")
         self.matches[match_id] = self.matches.get(match_id, False) or refold
         if broken_before:
             self.broken.add(match_id)
@@ -85,9 +89,12 @@ class Work:
 
 
 @contextmanager
-def unit_of_work(conn: sqlite3.Connection):
-    """One use case's write: everything or nothing, and every touched match's version bumped with it."""
-    with immediate(conn):
-        work = Work(conn)
+def unit_of_work(conn: sqlite3.Connection, match_id: int | None = None):
+    """One use case's write: everything or nothing, and every touched match's version bumped with it.
+
+    `match_id`: the use case writes that match's hands and nothing else (it may touch no other match),
+    so on PostgreSQL it waits only for writes of the same match (connection.begin_write)."""
+    with immediate(conn, match_id):
+        work = Work(conn, only=match_id)
         yield work
         work.close()

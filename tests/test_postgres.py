@@ -9,6 +9,8 @@ import pytest
 
 from app import create_app
 from models import postgres as postgres_engine, schema, storage
+from models.connection import begin_write
+from models.work import unit_of_work
 from models.errors import DatabaseRefused
 from postgres import Schema, server_url
 from views import db
@@ -215,3 +217,44 @@ def test_no_free_session_is_a_503_with_words_and_nothing_written(tmp_path, monke
     finally:
         db.close_app(app)
         made.drop()
+
+
+# ---- the write lock: one match's hands, or everything ---------------------------------------------
+
+def waiting_connection(url: str):
+    conn = storage.connect(url)
+    conn.execute("SET lock_timeout = '1s'")  # a lock not had within a second is a LockNotAvailable
+    return conn
+
+
+def test_writes_of_two_matches_go_on_side_by_side_and_of_one_match_wait(on_postgresql):
+    import psycopg
+
+    app, made = on_postgresql
+    client = app.test_client()
+    first, second = (import_match(client, case("seed001-ana-ben")) for _ in range(2))
+    holder = storage.connect(made.url)
+    begin_write(holder, first)  # a write of the first match's hands, not yet committed
+    try:
+        other = waiting_connection(made.url)
+        with unit_of_work(other, second) as work:  # another match's: not held up
+            work.touched(second, refold=False)
+        for match_id in (first, None):  # the same match's, and a write that may touch anything: they wait
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                with unit_of_work(waiting_connection(made.url), match_id):
+                    pass
+    finally:
+        holder.execute("ROLLBACK")
+    with unit_of_work(waiting_connection(made.url), first) as work:  # let go at the rollback
+        work.touched(first, refold=False)
+
+
+def test_a_write_opened_for_one_match_may_touch_no_other(on_postgresql):
+    app, made = on_postgresql
+    client = app.test_client()
+    first, second = (import_match(client, case("seed001-ana-ben")) for _ in range(2))
+    versions = [storage.version_now(storage.connect(made.url), match_id) for match_id in (first, second)]
+    with pytest.raises(RuntimeError, match="does not hold"):
+        with unit_of_work(storage.connect(made.url), first) as work:
+            work.touched(second)
+    assert [storage.version_now(storage.connect(made.url), match_id) for match_id in (first, second)] == versions
