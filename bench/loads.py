@@ -357,13 +357,20 @@ def run_clients(count: int, seconds: float, setup, work, started=lambda: None) -
     return results, time.perf_counter() - start
 
 
-def loaded(servers: Server | tuple[Server, ...], count: int, seconds: float, setup, work) -> dict:
+def loaded(servers: Server | tuple[Server, ...], count: int, seconds: float, setup, work,
+           started=lambda: None) -> dict:
     """One level of load: requests per second, latencies, and the servers' share of one core (summed),
-    beside the clients' own (this process: on a small machine they compete with the server for the cores)."""
+    beside the clients' own (this process: on a small machine they compete with the server for the cores).
+    `started()` is called as the clock starts, after every set-up (bench/engines_bench.py reads the
+    database server's counters then)."""
     group = servers if isinstance(servers, tuple) else (servers,)
     before = {}
-    latencies, elapsed = run_clients(count, seconds, setup, work, lambda: before.update(
-        server=server_cpu(*group), client=time.process_time()))  # the set-ups' requests not counted
+
+    def start() -> None:
+        before.update(server=server_cpu(*group), client=time.process_time())
+        started()
+
+    latencies, elapsed = run_clients(count, seconds, setup, work, start)  # the set-ups' requests not counted
     return {"clients": count, "count": len(latencies), "per_second": len(latencies) / elapsed, "seconds": elapsed,
             "cpu_share": (server_cpu(*group) - before["server"]) / elapsed,
             "client_share": (time.process_time() - before["client"]) / elapsed, **stats(latencies)}
@@ -403,7 +410,7 @@ def cores_delivered(seconds: float) -> float:
     return sum(float(spinner.communicate()[0]) for spinner in spinners) / seconds
 
 
-def hand_level(servers: tuple[Server, ...], clients: int, seconds: float) -> dict:
+def hand_level(servers: tuple[Server, ...], clients: int, seconds: float, started=lambda: None) -> dict:
     """`clients` tables, client i on servers[i % n], each on its own match. A hand refused with a 5xx
     (SQLite's write lock held past busy_timeout, say) is counted and the table goes on, so contention
     between processes shows as a number instead of ending the level; any other refusal still stops it.
@@ -432,7 +439,7 @@ def hand_level(servers: tuple[Server, ...], clients: int, seconds: float) -> dic
         posts.append(ms(post))
         return ms(whole)
 
-    row = loaded(servers, clients, seconds, setup, work)
+    row = loaded(servers, clients, seconds, setup, work, started)
     cores.append(cores_delivered(probe))
     return {**row, "post": stats(posts), "cores": cores, "errors": len(failures),
             "locked": locked(servers) - locked_before}
