@@ -47,8 +47,11 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   function post(action, fields) {
     var body = new FormData();
     fields.forEach(function (p) { body.append(p[0], p[1]); });
-    return fetch(action, { method: "POST", body: body, credentials: "same-origin",
-                           headers: { "X-Requested-With": "fetch", "X-Answer": "fragment" } })
+    // X-Sheet: the version the live region shows, so a saved hand is answered with only what it lacks.
+    var live = document.getElementById("live");
+    var headers = { "X-Requested-With": "fetch", "X-Answer": "fragment" };
+    if (live && live.dataset.etag) headers["X-Sheet"] = live.dataset.etag;
+    return fetch(action, { method: "POST", body: body, credentials: "same-origin", headers: headers })
       .then(function (r) {
         if (r.status === 502 || r.status === 503 || r.status === 504) throw new Error("not sent");
         // Saved: the sheet's address; refused: stay where we are; redirected (an expired form): follow.
@@ -394,16 +397,34 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       say(on ? note.dataset.saved : note.dataset.changed, { saved: parseInt(number, 10) - 1, number: number });
     note.hidden = false;
   }
+  // An answer whose sheet body says data-from is a step: it holds only the rows the version it names
+  // lacks, and applies to a region showing that version only (else false: nothing is changed). The rows
+  // kept are the page's own after the hands folded away (data-folded) up to the one before (data-after).
+  function keepRows(old, body) {
+    var folded = parseInt(body.dataset.folded, 10), after = parseInt(body.dataset.after, 10);
+    var first = body.querySelector("tr[id^=hand-]");
+    var hand = null;
+    old.querySelectorAll(".sheet tbody > tr").forEach(function (row) {
+      if (row.id.indexOf("hand-") === 0) hand = parseInt(row.id.slice(5), 10);
+      if (hand === null || hand <= folded || hand > after) return;
+      row.classList.remove("fresh");
+      body.insertBefore(row, first);
+    });
+  }
   function swap(html) {
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
+    var body = doc.querySelector("tbody[data-from]");
+    if (body && body.dataset.from !== etag) return false;
     var state = doc.querySelector("[data-region=state]");
     if (state && state.dataset.finished !== live.dataset.finished && !formStarted()) {
       location.reload();  // the hand form appears or goes: simplest to draw the page anew
-      return;
+      return true;
     }
     doc.querySelectorAll("[data-region]").forEach(function (fresh) {
       var old = live.querySelector("[data-region=" + fresh.dataset.region + "]");
-      if (old) old.replaceWith(fresh);
+      if (!old) return;
+      if (body && fresh.contains(body)) keepRows(old, body);
+      old.replaceWith(fresh);
     });
     var form = document.getElementById("hand-form");
     if (state && state.dataset.nextHand) nextHand(state, formStarted());
@@ -413,7 +434,9 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     if (form && state && state.dataset.preview) form.dispatchEvent(new Event("preview-changed"));
     var rows = live.querySelectorAll(".sheet tbody tr[id^=hand-]");
     if (rows.length) rows[rows.length - 1].classList.add("fresh");
+    return true;
   }
+  function shown(tag) { etag = tag; if (tag) live.dataset.etag = tag; }
   function poll() {
     if (document.hidden || !live) return;  // a phone in a pocket asks nothing
     var followed = live;
@@ -423,9 +446,9 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
         if (followed !== live) return null;  // a saved hand drew the region anew meanwhile
         if (r.status === 304) { quiet++; return null; }
         if (!r.ok) throw new Error(r.status);
-        etag = r.headers.get("ETag");
+        var tag = r.headers.get("ETag");
         quiet = 0;
-        return r.text().then(swap);
+        return r.text().then(function (html) { if (followed === live && swap(html)) shown(tag); });
       })
       .then(function () { delay = quiet >= QUIET_POLLS ? SLOW : FAST; },
             function () { delay = Math.min(delay * 2, 15000); })
@@ -435,8 +458,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   // This phone saved a hand: the answer is the fragment a poll would bring, applied the same way.
   document.addEventListener("sheet-moved", function (e) {
     if (!live) return;
-    swap(e.detail.html);
-    if (e.detail.etag) etag = e.detail.etag;
+    if (swap(e.detail.html) && e.detail.etag) shown(e.detail.etag);
     quiet = 0;
     delay = FAST;
     schedule();

@@ -9,9 +9,9 @@ from .db import get_db, match_cache
 from .i18n import page_gettext as gettext
 from .match_page import render_broken
 from .forms import new_form_id
-from .pages import blank, kept_page, per_request
+from .pages import blank, kept_part, kept_page, note, noted, per_request
 from .scope import table_id
-from .sheet import sheet_context
+from .sheet import sheet_context, sheet_rows
 from models import storage
 
 
@@ -20,19 +20,73 @@ def etag_for(match_id: int, epoch: str, version: int) -> str:
     return f'"{match_id}-{epoch}-{version}"'
 
 
+def live_context(stored, readonly: bool) -> dict:
+    """What the live region draws from, its race pictures drawn once per key for the phones and the
+    spectator alike (they show nothing of who asks)."""
+    context = sheet_context(stored, readonly)
+    race = context["race_figure"]
+    context["race_figure"] = lambda number: kept_part(f"race-{number}", stored, lambda: race(number))
+    return context
+
+
 def fragment(stored, readonly: bool = False) -> str:
-    """What moved on since the version before: the board, the sheet and the next hand's state, kept
-    whole per key, with a new one-time id for the next hand's form (a blank each response fills)."""
+    """The live region of `stored`: the board, the sheet and the next hand's state, kept whole per key,
+    with a new one-time id for the next hand's form (a blank each response fills)."""
     return kept_page("live", stored, readonly,
-                     lambda: render_template("_live.html", form_id=blank("form_id"), **sheet_context(stored, readonly)),
+                     lambda: render_template("_live.html", form_id=blank("form_id"), **live_context(stored, readonly)),
                      {"form_id": new_form_id()})
 
 
-def saved_answer(stored, number: int):
-    """The page script's save: what a follower gets, and this request's own notices (the flash, the way back).
-    The script applies it as a follower applies a poll's answer (static/app.js, `moved`)."""
+APPENDED = "appended"
+
+
+def appended(before, after) -> bool:
+    """Whether the one write from `before` to `after` added a hand at the end and opened no game: then
+    every row `before` draws is a row of `after`, as drawn (a fold steps one hand, models/ledger.py)."""
+    if before.refusal is not None or after.refusal is not None:
+        return False
+    old, new = before.sheet(), after.sheet()
+    return (after.id == before.id and after.epoch == before.epoch and after.version == before.version + 1
+            and len(new.lines) == len(old.lines) + 1
+            and [game.number for game in new.games] == [game.number for game in old.games])
+
+
+def note_moved_on(before, after) -> None:
+    """After a write's commit: the followers one version behind may be sent only the new row (`moved_on`)."""
+    if appended(before, after):
+        note(APPENDED, after)
+
+
+def step(stored, readonly: bool = False) -> str:
+    """The live region of `stored` for a page drawn at the version before, which added its last hand:
+    drawn as `fragment` is, but the sheet's body holds only the new hand's rows, and says which rows of
+    the page's own it keeps (data-folded, data-after) and the version it applies to (data-from)."""
+    def draw():
+        context = live_context(stored, readonly)
+        sheet = context["sheet"]
+        context["rows"] = sheet_rows(sheet, len(sheet.lines) - 1)
+        return render_template("_live.html", form_id=blank("form_id"),
+                               step={"after": len(sheet.lines) - 1,
+                                     "from": etag_for(stored.id, stored.epoch, stored.version - 1)}, **context)
+
+    return kept_page("live-step", stored, readonly, draw, {"form_id": new_form_id()})
+
+
+def moved_on(stored, readonly: bool, shown: str | None) -> str:
+    """What a page showing the version tagged `shown` needs to show `stored`: the step when the one write
+    between them added a hand (noted by that write), else the whole live region. One answer for a
+    follower's poll and for the page script's own save."""
+    if shown == etag_for(stored.id, stored.epoch, stored.version - 1) and noted(APPENDED, stored):
+        return step(stored, readonly)
+    return fragment(stored, readonly)
+
+
+def saved_answer(stored, number: int, shown: str | None = None):
+    """The page script's save: what a follower showing the version tagged `shown` gets, and this request's
+    own notices (the flash, the way back). The script applies it as a follower applies a poll's answer
+    (static/app.js, `moved`)."""
     notices = per_request("notices", stored=stored)
-    response = make_response(f'<div data-region="notices">{notices}</div>' + fragment(stored))
+    response = make_response(f'<div data-region="notices">{notices}</div>' + moved_on(stored, False, shown))
     response.headers["X-Answer"] = "fragment"
     response.headers["X-Hand-Number"] = str(number)
     response.headers["Content-Location"] = url_for("matches.show", match_id=stored.id)
@@ -49,12 +103,13 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     except storage.NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
     tag = etag_for(found_id, epoch, version)
-    if tag in request.headers.get("If-None-Match", ""):
+    shown = request.headers.get("If-None-Match", "")
+    if tag in shown:
         response = make_response("", 304)
     else:
         stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())
         tag = etag_for(stored.id, stored.epoch, stored.version)  # what is drawn: a write may have come between
-        body = render_broken(stored) if stored.refusal is not None else fragment(stored, readonly)
+        body = render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown.strip())
         response = make_response(body)
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"

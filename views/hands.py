@@ -19,7 +19,7 @@ from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
 from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match
-from .following import saved_answer
+from .following import note_moved_on, saved_answer
 from .scope import device_name, table_id
 from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
@@ -117,6 +117,7 @@ def add(match_id: int):
         saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
                                  device=device_name(), known=stored)
         match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
+        note_moved_on(stored, saved.stored)
     except HandAlreadySaved as there:
         return another_deal(stored, form, hand, there)
     except MatchError as error:
@@ -130,9 +131,9 @@ def add(match_id: int):
         if line.outcome.winner is None:
             offer_way_back("take_back", line.number, version=saved.version)
     if request.headers.get("X-Answer") == "fragment" and saved.stored.refusal is None:
-        # The page script asked: answer with what a following phone gets (the board, the sheet, the
-        # next hand's state) and the flash; without the script it is Post/Redirect/Get.
-        return saved_answer(saved.stored, saved.number)
+        # The page script asked: answer with what a following phone showing the page's version (X-Sheet,
+        # its live region's ETag) gets, and the flash; without the script it is Post/Redirect/Get.
+        return saved_answer(saved.stored, saved.number, request.headers.get("X-Sheet"))
     if request.headers.get("X-Requested-With") == "fetch":
         # An older page script: the new page itself, its main region put in.
         response = make_response(render_match(saved.stored))

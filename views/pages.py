@@ -7,6 +7,9 @@ read-only view, and what the page shows of the request (`request_part`). Nothing
 kept page: what two requests for the same page must not share is drawn as a blank (`blank`) and
 filled for each request: the CSRF token, the hand form's one-time id, the session's notices (the
 flashes and the way back) and the logout button.
+
+Beside the pages, under the same bound, a write leaves notes of the version it made (`note`): what only
+it knows, as that it added one hand at the end (views/following.py, `moved_on`).
 """
 from __future__ import annotations
 
@@ -101,5 +104,46 @@ def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -
     return found.filled(filling)
 
 
-def entry_size(page: Blanked) -> int:
+class Part:
+    """A part drawn by itself and shared by every page of its key that shows it (a race picture)."""
+
+    __slots__ = ("html", "size")
+
+    def __init__(self, html: str):
+        self.html = html
+        self.size = sys.getsizeof(html) + 64
+
+
+def kept_part(what: str, stored, draw) -> Markup:
+    """`draw()` for `stored`, kept by its key and what the page shows of the request; it holds nothing of
+    one request's own (no blank)."""
+    key = (what, stored.key, request_part())
+    cache = current_app.extensions[caches.EXTENSION].pages
+    found = cache.get(key)
+    if not isinstance(found, Part):
+        found = Part(str(draw()))
+        cache.put(key, found)
+    return Markup(found.html)
+
+
+class Noted:
+    """A fact about one version kept beside its pages, under the same bound: true of its key forever."""
+
+    __slots__ = ("size",)
+
+    def __init__(self):
+        self.size = 64
+
+
+def note(what: str, stored) -> None:
+    """Say `what` of `stored`'s version (its key): only the write that made the version knows it."""
+    current_app.extensions[caches.EXTENSION].pages.put((what, stored.key), Noted())
+
+
+def noted(what: str, stored) -> bool:
+    """Whether `what` was said of `stored`'s version; an evicted note is only not known."""
+    return isinstance(current_app.extensions[caches.EXTENSION].pages.get((what, stored.key)), Noted)
+
+
+def entry_size(page: Blanked | Part | Noted) -> int:
     return page.size

@@ -8,16 +8,21 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 
-def test_a_hand_saved_on_phone_a_appears_on_phone_b_without_a_reload(browser, server, case):
-    """The follow asks every 2.5 s (bench/ measures how soon a hand is seen); here only that it comes."""
-    a = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server).new_page()
+def imported_on_a_phone(browser, server, case):
+    """A phone at 360 x 740 that imported a worked match: the phone, the match file, the match's address."""
     doc, _ = case("seed000-bob-alexandra")
+    a = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server).new_page()
     a.goto("/")
     a.get_by_text("Paste the JSON instead").click()
     a.fill("textarea[name=text]", __import__("json").dumps(doc))
     a.get_by_role("button", name="Import", exact=True).click()
     a.wait_for_url(re.compile(r"/matches/\d+"))
-    match_url = a.url.split("#")[0]
+    return a, doc, a.url.split("#")[0]
+
+
+def test_a_hand_saved_on_phone_a_appears_on_phone_b_without_a_reload(browser, server, case):
+    """The follow asks every 2.5 s (bench/ measures how soon a hand is seen); here only that it comes."""
+    a, doc, match_url = imported_on_a_phone(browser, server, case)
     token = re.search(r"/view/([A-Za-z0-9_-]+)", a.request.get(match_url + "/join").text()).group(1)
 
     b = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server).new_page()
@@ -50,3 +55,32 @@ def test_the_read_only_page_changes_nothing(page, seeded):
     assert page.locator("form").count() == 0
     assert page.locator("input, select, textarea").count() == 0
     assert page.locator(".sheet a[href*='/hands/']").count() == 0
+
+
+def sheet_rows(page) -> list[str]:
+    """The sheet's rows as a reader sees them: id and text, row by row."""
+    return page.eval_on_selector_all(".sheet tbody tr", "rows => rows.map(r => r.id + '|' + r.innerText.trim())")
+
+
+def test_the_step_keeps_the_pages_own_rows_and_ends_as_a_page_drawn_anew(browser, server, case):
+    """The saving phone and the other phone get only the new row (a step, data-from); what they then show
+    is what a reload of the match draws, hand after hand."""
+    a, doc, match_url = imported_on_a_phone(browser, server, case)
+    b = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server).new_page()
+    b.goto(match_url)
+    steps = {"a": 0, "b": 0}
+    for name, phone in (("a", a), ("b", b)):
+        phone.on("response", lambda r, name=name: steps.__setitem__(name, steps[name] + (
+            r.status == 200 and ("/live" in r.url or "/hands" in r.url) and "data-from=" in r.text())))
+    fresh = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server).new_page()
+    for number, points in ((5, "7"), (6, "12")):
+        a.get_by_text("Type the points instead").click()
+        form = a.locator("form", has=a.get_by_role("button", name="Save points"))
+        form.locator("label.pick", has_text="Alexandra").click()
+        form.locator("input[name=points]").fill(points)
+        form.get_by_role("button", name="Save points").click()
+        a.wait_for_url(f"**#hand-{number}")
+        expect(b.locator(f"#hand-{number}")).to_be_visible(timeout=30_000)
+        fresh.goto(match_url)
+        assert sheet_rows(a) == sheet_rows(fresh) == sheet_rows(b)
+    assert steps == {"a": 2, "b": 2}
