@@ -2,13 +2,18 @@
 server process's own user + system time), bytes over the wire as a phone asks (gzip, br), and from
 those the tables one core serves and the cores 10,000 active tables need.
 
-    python bench/host_costs.py [--rounds N]
+    python bench/host_costs.py [--rounds N] [--each N] [--latency-saves N]
 
 A table: two phones and a spectator following a match, a hand every 90 s. Per table and hour that is
-40 saves by the page script (each answered with the live fragment), the follow's polls (every 2.5 s
-while a page is open, each phone and the spectator: 3 x 1,440, all but the ones after a save a 304),
-40 x 2 fragments drawn for the other two, and 6 page views (each device opens the match about twice).
-Each cost is the median of interleaved rounds, so every kind of request saw the same noise.
+40 saves by the page script (each answered with the step from the version its page shows: the board,
+the new row, the next hand's state), the follow's polls (every 2.5 s while a page is open, each phone
+and the spectator: 3 x 1,440, all but the ones after a save a 304), after each save the step for the
+other phone (kept by the save) and for the spectator (read-only, drawn), and 6 page views (each device
+opens the match about twice). A follower polling every 2.5 s is one version behind a hand saved
+every 90 s, so its answer is the step; the whole live fragment (a page further behind), and a save
+answered with it, are measured beside. Each cost is the median of interleaved rounds, so every kind of
+request saw the same noise. Last, how soon the other phone sees a saved hand: a follower asking as
+static/app.js does, saves at random moments, the time from a save's answer to the follower's.
 """
 from __future__ import annotations
 
@@ -16,11 +21,14 @@ import argparse
 import http.client
 import json
 import os
+import random
 import re
 import secrets
 import statistics
 import sys
 import tempfile
+import threading
+import time
 from html import unescape
 from pathlib import Path
 
@@ -30,7 +38,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from generate import long_match  # noqa: E402
 from server import Server  # noqa: E402
 
-PHONE = {"Accept-Encoding": "gzip, br", "User-Agent": "bench"}
+# A phone names the server as it reached it: a host name, never this machine's loopback (a page asked
+# at 127.0.0.1 looks up the machine's network addresses for its printed links, views/qr.py).
+PHONE = {"Accept-Encoding": "gzip, br", "User-Agent": "bench", "Host": "ledger.example"}
 HANDS_PER_HOUR, VIEWERS, POLL_S, PAGE_VIEWS = 40, 3, 2.5, 6
 TABLES = 10_000
 
@@ -77,10 +87,43 @@ def hidden(html: str, name: str) -> str:
     return unescape(found.group(1))
 
 
+def version_of(tag: str) -> int:
+    return int(tag.strip('"').rsplit("-", 1)[1])
+
+
+def follow_latency(port: int, page: str, tag: str, save, saves: int) -> list[float]:
+    """End to end, from a save's answer to the follower's first answer that shows it (or a later hand): the
+    follower asks as static/app.js does (the next ask POLL_S after the last answer), the saves come at
+    random moments, sometimes two within one interval."""
+    seen: list[tuple[int, float]] = []
+    stop = threading.Event()
+
+    def follow():
+        follower, shown = Phone(port), tag
+        while not stop.is_set():
+            answer, _, _ = follower.ask("GET", f"{page}/live", headers={"If-None-Match": shown})
+            if answer.status == 200:
+                shown = answer.getheader("ETag")
+                seen.append((version_of(shown), time.monotonic()))
+            stop.wait(POLL_S)
+
+    thread = threading.Thread(target=follow, daemon=True)
+    thread.start()
+    chance, saved = random.Random(24), []
+    for _ in range(saves):
+        time.sleep(chance.uniform(0.2, 2 * POLL_S))
+        saved.append((version_of(save()), time.monotonic()))
+    time.sleep(POLL_S + 1)
+    stop.set()
+    thread.join()
+    return [min(at for shown, at in seen if shown >= version) - when for version, when in saved]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--each", type=int, default=40)
+    parser.add_argument("--latency-saves", type=int, default=16, help="saves timed from save to follower")
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="gin-host-"))
     with Server(folder / "ledger.sqlite", threads=4) as server:
@@ -102,65 +145,99 @@ def main(argv: list[str]) -> int:
         token = hidden(html, "csrf_token")
         answer, _, _ = phone.ask("GET", f"{page}/live")
         tag = answer.getheader("ETag")
+        previous = tag
         saved_bytes = []
 
         def fresh_match():
             """Saves go to a match of 13 hands again each round: a table's match, not one of hundreds."""
-            nonlocal saves_page, tag
+            nonlocal saves_page, tag, previous, spectator_live
             answer, _, _ = phone.ask("POST", "/import", urlencode({"csrf_token": token, "text": json.dumps(doc)}).encode())
             saves_page = "/matches/" + answer.getheader("Location").rsplit("/", 1)[1]
+            answer, data, _ = phone.ask("GET", f"{saves_page}/join")
+            spectator_live = "/view/" + re.search(r"/view/([A-Za-z0-9_-]+)", decoded(answer, data)).group(1) + "/live"
             answer, _, _ = phone.ask("GET", f"{saves_page}/live")
-            tag = answer.getheader("ETag")
+            tag = previous = answer.getheader("ETag")
 
-        saves_page = page
+        saves_page, spectator_live = page, None
 
-        def save():
-            nonlocal tag
+        def save(shown: bool = True):
+            """As the page script saves: X-Sheet names the version its live region shows (without it, as a
+            page further behind: the whole live region)."""
+            nonlocal tag, previous
             body = urlencode({"csrf_token": token, "form_id": secrets.token_urlsafe(12), "winner": "Ana",
                               "points": "3"}).encode()
-            answer, _, wire = phone.ask("POST", f"{saves_page}/hands", body, {"X-Requested-With": "fetch",
-                                                                        "X-Answer": "fragment"})
+            answer, data, wire = phone.ask("POST", f"{saves_page}/hands", body, {
+                "X-Requested-With": "fetch", "X-Answer": "fragment", **({"X-Sheet": tag} if shown else {})})
             assert answer.status == 200 and answer.getheader("X-Answer") == "fragment", answer.status
-            tag = answer.getheader("ETag")
-            saved_bytes.append(wire)
+            assert ("data-from=" in decoded(answer, data)) == shown, "a save from the version before is its step"
+            previous, tag = tag, answer.getheader("ETag")
+            if shown:
+                saved_bytes.append(wire)
+            return tag
 
         def quiet_poll():
             answer, _, _ = phone.ask("GET", f"{saves_page}/live", headers={"If-None-Match": tag})
             assert answer.status == 304, answer.status
 
+        def follower():
+            """The other phone's poll after a save: it shows the version before."""
+            answer, data, _ = phone.ask("GET", f"{saves_page}/live", headers={"If-None-Match": previous})
+            assert answer.status == 200 and "data-from=" in decoded(answer, data), answer.status
+
+        def save_and_spectator():
+            """A save, then the spectator's poll: its read-only step is drawn anew (the phone's was kept by the save)."""
+            save()
+            answer, data, _ = phone.ask("GET", spectator_live, headers={"If-None-Match": previous})
+            assert answer.status == 200 and "data-from=" in decoded(answer, data), answer.status
+
         kinds = {"static GET of the stylesheet": lambda: phone.ask("GET", css),
                  "static GET of the manifest": lambda: phone.ask("GET", manifest),
                  "quiet poll (If-None-Match, 304)": quiet_poll,
                  "saved hand by the page script": save,
-                 "fragment for a follower (200)": lambda: phone.ask("GET", f"{saves_page}/live"),
+                 "saved hand answered with the whole live region": lambda: save(shown=False),
+                 "saved hand, then the spectator's step (drawn)": save_and_spectator,
+                 "fragment for a follower (200)": follower,
+                 "whole live fragment (200, no ETag)": lambda: phone.ask("GET", f"{saves_page}/live"),
                  "match page view": lambda: phone.ask("GET", page)}
+        # /proc counts in clock ticks (10 ms): the cheap requests are asked ten times as often in a round,
+        # so a quiet poll's cost is known to 0.01 ms, not 0.1.
+        times = {name: options.each * (10 if name.startswith(("static", "quiet")) else 1) for name in kinds}
         costs: dict[str, list[float]] = {name: [] for name in kinds}
         for _ in range(options.rounds):
             fresh_match()
             for name, ask in kinds.items():
                 before = cpu_seconds(server.pid)
-                for _ in range(options.each):
+                for _ in range(times[name]):
                     ask()
-                costs[name].append((cpu_seconds(server.pid) - before) / options.each)
+                costs[name].append((cpu_seconds(server.pid) - before) / times[name])
         rss = int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{server.pid}/status").read_text()).group(1))
+        fresh_match()
+        latencies = follow_latency(server.port, saves_page, tag, save, options.latency_saves)
     cost = {name: statistics.median(values) for name, values in costs.items()}
-    per_hour = (HANDS_PER_HOUR * cost["saved hand by the page script"]
-                + HANDS_PER_HOUR * (VIEWERS - 1) * cost["fragment for a follower (200)"]
+    # After each save the other phone gets the step the save kept; the spectator's read-only one is drawn.
+    per_hour = (HANDS_PER_HOUR * cost["saved hand, then the spectator's step (drawn)"]
+                + HANDS_PER_HOUR * cost["fragment for a follower (200)"]
                 + (VIEWERS * 3600 / POLL_S - HANDS_PER_HOUR * (VIEWERS - 1)) * cost["quiet poll (If-None-Match, 304)"]
                 + PAGE_VIEWS * cost["match page view"])
     css_cost, manifest_cost = cost["static GET of the stylesheet"], cost["static GET of the manifest"]
+    print("server: waitress, 4 threads")
+    print()
     print("| request | server CPU (ms) | ratio |")
     print("|---|---:|---|")
     for name, value in cost.items():
-        ratio = (f"{value / css_cost:.2f}x the stylesheet" if name.startswith("saved")
+        ratio = ("" if not (css_cost and manifest_cost)  # a run too short for /proc's clock ticks
+                 else f"{value / css_cost:.2f}x the stylesheet" if name == "saved hand by the page script"
                  else f"{value / manifest_cost:.2f}x the manifest" if name.startswith("quiet") else "")
         print(f"| {name} | {value * 1000:.3f} | {ratio} |")
     print()
     print(f"- first visit of a 13-hand match page (page, stylesheet, script; gzip, br): {first_visit / 1000:.1f} KB")
     print(f"- saved hand by the page script, over the wire: {statistics.median(saved_bytes) / 1000:.1f} KB")
     print(f"- polls per table per hour: {VIEWERS * 3600 / POLL_S:,.0f} (2.5 s while a page is open; 10 s after five quiet minutes)")
-    print(f"- server CPU per table per hour: {per_hour:.2f} s; tables per core: {3600 / per_hour:,.0f}")
+    print(f"- server CPU per table per hour: {per_hour:.2f} s; tables per core: {3600 / per_hour if per_hour else float('inf'):,.0f}")
     print(f"- 10,000 active tables: {TABLES * per_hour / 3600:.1f} cores")
+    print(f"- a saved hand seen by the other phone (end to end, {len(latencies)} saves at random moments, this "
+          f"machine's loopback): median {statistics.median(latencies):.2f} s, at most {max(latencies):.2f} s "
+          f"(target 3 s; by construction at most {POLL_S} s plus a poll's round trip)")
     print(f"- server memory after the run: {rss / 1024:.0f} MB")
     return 0
 

@@ -1,0 +1,19 @@
+"""bench/host_costs.py runs to its end on a real server and says every number (no timing is asserted)."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_host_costs_smoke_prints_each_cost_the_model_and_the_follow_latency():
+    done = subprocess.run([sys.executable, "bench/host_costs.py", "--rounds", "1", "--each", "3", "--latency-saves", "2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    out = done.stdout
+    for row in ("quiet poll (If-None-Match, 304)", "saved hand by the page script", "fragment for a follower (200)",
+                "whole live fragment (200, no ETag)", "saved hand, then the spectator's step"):
+        assert re.search(rf"\| {re.escape(row)}[^|]* \| \d+\.\d+ \|", out), (row, out)
+    assert re.search(r"10,000 active tables: \d+\.\d cores", out)
+    assert re.search(r"seen by the other phone .*median \d+\.\d\d s, at most \d+\.\d\d s", out)
