@@ -21,6 +21,7 @@ from views import serving
 from models import caches
 from models.address import SQLITE, read_address
 from models.caches import MB
+from models.errors import DatabaseRefused
 from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
@@ -104,7 +105,10 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         app.config.update(test_config)
     # Only what is needed is written: a checkout may be read-only when the database lives elsewhere,
     # and an address (postgresql://...) is never taken for a folder (DatabaseRefused for one it cannot use).
-    address = read_address(app.config["DATABASE"])
+    try:
+        address = read_address(app.config["DATABASE"])
+    except DatabaseRefused as refused:
+        raise refused.given_as("FLASK_DATABASE") from None
     if address.engine == SQLITE:
         os.makedirs(os.path.dirname(os.path.abspath(address.target)), exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -113,7 +117,10 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
     init_caches(app)
     serving.init_app(app)  # first of the request hooks: an untrusted Host is refused before any other runs
-    db.init_app(app)
+    try:
+        db.init_app(app)
+    except DatabaseRefused as refused:  # a server that does not answer
+        raise refused.given_as("FLASK_DATABASE") from None
     from views.quiet_polls import QuietPolls
 
     serving.inside_host_check(app, lambda inner: QuietPolls(inner, app, bool(app.config.get("HOSTED"))))

@@ -230,16 +230,20 @@ class DatabaseUnreachable(DatabaseGone):
 
 
 class DatabaseRefused(LedgerError):
-    """The DATABASE setting names an address Gin Ledger cannot use, or a server that does not answer.
+    """An address Gin Ledger cannot use, or a server that does not answer; `setting`: where it was given
+    (FLASK_DATABASE at the start; a command's argument names none).
 
-    Said once, in English, to whoever starts the server; nothing is created.
+    Said once, in English, to whoever starts the server or runs the command; nothing is created.
     """
 
-    def __init__(self, address: str, problem: str):
-        self.address = address
-        super().__init__("FLASK_DATABASE={address} cannot be used: {problem}. Give a file path for SQLite, or "
+    def __init__(self, address: str, problem: str, setting: str | None = None):
+        self.address, self.problem, self.setting = address, problem, setting
+        super().__init__("{named} cannot be used: {problem}. Give a file path for SQLite, or "
                          "postgresql://USER@HOST:PORT/DATABASE for PostgreSQL; nothing was created",
-                         address=address, problem=problem)
+                         named=f"{setting}={address}" if setting else address, problem=problem)
+
+    def given_as(self, setting: str) -> "DatabaseRefused":
+        return DatabaseRefused(self.address, self.problem, setting)
 
 
 class DestinationNotEmpty(LedgerError):

@@ -360,6 +360,7 @@ def test_a_server_that_does_not_answer_is_refused_in_one_line(source):
     done = run(source["path"], "postgresql://gin:s3cret@127.0.0.1:9/gin")
     assert done.exit_code == 2 and done.stdout == "" and done.stderr.count("\n") == 1
     assert done.stderr.startswith("copy-db: ") and "does not answer" in done.stderr and "s3cret" not in done.stderr
+    assert "FLASK_DATABASE" not in done.stderr  # an argument of the command, not the setting
 
 
 def test_the_report_speaks_the_shell_language(source, tmp_path, monkeypatch):
