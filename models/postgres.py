@@ -1,7 +1,7 @@
 """PostgreSQL through psycopg 3, shaped like the sqlite3 connection the stores were written for.
 
-The stores write their SQL once, with `?` placeholders, for both engines (models/dialect.py keeps the
-few statements that differ). A `Connection` here runs that SQL on PostgreSQL: `?` becomes psycopg's
+The stores write their SQL once, with `?` placeholders, for both engines (models/connection.py keeps
+the few statements that differ: `begin_write`, `snapshot`). A `Connection` here runs that SQL on PostgreSQL: `?` becomes psycopg's
 `%s`, bound client-side (psycopg's ClientCursor, so a NULL parameter needs no declared type, as in
 SQLite), a bool is bound as 0 or 1 (the columns are integers on both engines), and a row answers
 both `row[0]` and `row["name"]`, as sqlite3.Row does.
@@ -23,9 +23,9 @@ from .errors import DatabaseRefused, DatabaseUnreachable
 DIALECT = "postgresql"
 CONNECT_TIMEOUT_S = 5
 LEND_TIMEOUT_S = 10  # a request waits this long for a free session, then answers 503
-# The one lock every write takes first (pg_advisory_xact_lock, keyed by this word and the schema, so
-# ledgers in other schemas of the database do not wait on it): writers follow one another as on
-# SQLite (BEGIN IMMEDIATE), so what a use case read is still true when it commits.
+# The advisory lock every write takes first, keyed by this word and the schema (ledgers in other schemas
+# of the database do not wait on it): whole by a write that may touch anything, shared by a write of one
+# match's hands, which also locks that match's row (models/connection.py `begin_write`).
 WRITE_LOCK = 0x67696E  # "gin"
 
 
@@ -144,7 +144,7 @@ class Pool:
         self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
 
     def lend(self) -> Connection:
-        """A session checked on the way out (one that the server dropped is replaced); DatabaseGone
+        """A session checked on the way out (one that the server dropped is replaced); DatabaseUnreachable
         if none can be had, so the page says the database is away (503) and nothing is written."""
         from psycopg_pool import PoolTimeout
 
@@ -157,8 +157,10 @@ class Pool:
         self.pool.close()
 
 
-IDENTITY = ("SELECT d.oid, to_regclass('match')::oid, pg_postmaster_start_time()::text"
-            " FROM pg_database d WHERE d.datname = current_database()")
+# The database's identity, as columns any SELECT may add (views/quiet_polls.py reads them beside its row).
+IDENTITY_COLUMNS = ("(SELECT d.oid FROM pg_database d WHERE d.datname = current_database()),"
+                    " to_regclass('match')::oid, pg_postmaster_start_time()::text")
+IDENTITY = f"SELECT {IDENTITY_COLUMNS}"
 
 
 def identity(conn: Connection) -> tuple:

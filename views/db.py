@@ -47,7 +47,7 @@ def request_connection(app: Flask):
     pool = app.extensions[POOL]
     if pool is None:
         return thread_connection(app)
-    conn = pool.lend()  # raises DatabaseGone
+    conn = pool.lend()  # raises DatabaseUnreachable
     try:
         met_file(app, conn, postgres.identity(conn))
     except postgres.psycopg.OperationalError as error:

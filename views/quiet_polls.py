@@ -14,7 +14,7 @@ import os
 import re
 import threading
 
-from models import storage
+from models import postgres, storage
 
 MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
 VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
@@ -22,11 +22,9 @@ BY_ID = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM ma
          " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND (? IS NULL OR t.key = ?)")
 BY_TOKEN = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
             " WHERE m.view_token = ? AND m.deleted IS NULL")
-
-
-# On PostgreSQL the same row, and the database's identity (models/postgres.IDENTITY) beside it.
-IDENTITY_COLUMNS = (", (SELECT d.oid FROM pg_database d WHERE d.datname = current_database()),"
-                    " to_regclass('match')::oid, pg_postmaster_start_time()::text FROM match m")
+# On PostgreSQL the same rows, and the database's identity beside them.
+WITH_IDENTITY = {query: query.replace(" FROM match m", f", {postgres.IDENTITY_COLUMNS} FROM match m", 1)
+                 for query in (BY_ID, BY_TOKEN)}
 
 
 class QuietPolls:
@@ -63,7 +61,7 @@ class QuietPolls:
     def postgres_tag(self, query: str, params: tuple) -> str | None:
         conn = self.pool.lend()
         try:
-            row = conn.execute(query.replace(" FROM match m", IDENTITY_COLUMNS, 1), params).fetchone()
+            row = conn.execute(WITH_IDENTITY[query], params).fetchone()
         finally:
             conn.close()
         if row is None or tuple(row[3:]) != self.known["identity"]:
