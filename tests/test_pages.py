@@ -203,16 +203,12 @@ DRAWN_CASES = ["seed001-ana-ben", "full-hollywood-match", "oklahoma-spades-doubl
 
 def drawn_whole(app, path: str, match_id: int) -> str:
     """The match page drawn by its templates alone, every region drawn in place and nothing kept."""
-    from flask import render_template
-
-    from views.match_page import hand_form_for
-    from views.sheet import sheet_context
+    from views.match_page import draw_match, hand_form_for
 
     with app.test_request_context(path):
         app.preprocess_request()
         stored = storage.get_match(storage.connect(app.config["DATABASE"]), match_id, table=HOME)
-        return render_template("match.html", form=hand_form_for(stored), page_here=path,
-                               **sheet_context(stored))
+        return draw_match(stored, hand_form_for(stored))
 
 
 @pytest.mark.parametrize("name", DRAWN_CASES + ["long"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort, render_template, url_for
 
 from .db import get_db, match_cache
-from .forms import HandForm, new_form_id
+from .forms import HandForm, VersionForm, new_form_id
 # The page's catalogue, looked up once a request.
 from .i18n import page_gettext as gettext, translated, translated_reason
 from .pages import blank, kept_page
@@ -62,15 +62,17 @@ def render_match(stored: storage.StoredMatch, form: HandForm | None = None, stat
     drawn as it is. A match that no longer folds gets the page that says why and how to repair it."""
     if stored.refusal is not None:
         return render_broken(stored), status
-
-    def draw(shown: HandForm) -> str:
-        return render_template("match.html", form=shown, page_here=url_for("matches.show", match_id=stored.id),
-                               **sheet_context(stored))
     if form is not None:
-        return draw(hand_form_for(stored, form)), status
+        return draw_match(stored, hand_form_for(stored, form)), status
     fresh = hand_form_for(stored)
     fresh.form_id.data = blank("form_id")
-    return kept_page("match", stored, False, lambda: draw(fresh), {"form_id": new_form_id()}), status
+    return kept_page("match", stored, False, lambda: draw_match(stored, fresh), {"form_id": new_form_id()}), status
+
+
+def draw_match(stored: storage.StoredMatch, form: HandForm) -> str:
+    """The match page with `form`, drawn by its templates."""
+    return render_template("match.html", form=form, page_here=url_for("matches.show", match_id=stored.id),
+                           version_form=VersionForm(formdata=None, version=stored.version), **sheet_context(stored))
 
 
 def render_broken(stored: storage.StoredMatch) -> str:

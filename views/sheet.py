@@ -10,7 +10,6 @@ from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from .charts import plot, race_figure, thinned
-from .forms import VersionForm
 # The page's catalogue, looked up once a request; under these names pybabel extract finds the strings.
 from .i18n import current_language, games_list, page_gettext as gettext, page_ngettext as ngettext
 from .scoreboard import game_box
@@ -190,8 +189,7 @@ def sheet_context(stored, readonly: bool = False, whole: bool = False) -> dict:
                    draw_rows=draw_rows, readonly=readonly,
                    payments=payments(sheet, stored.stake) if stored.stake else [])
     if not readonly:
-        context.update(version_form=VersionForm(formdata=None, version=stored.version),
-                       preview=preview_data(stored),
+        context.update(preview=preview_data(stored),
                        # One url_for for the page, not one per row: a long match has a thousand rows.
                        edit_prefix=url_for("hands.edit", match_id=stored.id, number=0)[:-1])
     return context
