@@ -357,17 +357,17 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   });
 })();
 
-// Follow a match saved on another phone: ask for a fragment every 2.5 s (every 10 s after five quiet minutes) with
-// If-None-Match; a 304 costs almost nothing. Without this script the page has
-// a Refresh link instead.
+// Follow a match saved on another phone: ask for a fragment at the page's pace (data-every: 2.5 s on a
+// page that enters hands, 5 s on one that only shows them; every 10 s after five quiet minutes) with
+// If-None-Match; a 304 costs almost nothing. Without this script the page has a Refresh link instead.
 (function () {
   if (!window.fetch) return;
   var live = null;  // the region followed; a saved hand draws a new one
   var etag = null;  // the version it was drawn at
-  // A saved hand is seen within 3 s; after QUIET_POLLS answers with nothing new (about five minutes:
-  // the table took a break) the follow slows to SLOW, and any change, tap or return to the page
-  // makes it quick again. A hidden page asks nothing.
-  var FAST = 2500, SLOW = 10000, QUIET_POLLS = 120;
+  // After five minutes of answers with nothing new (the table took a break) the follow slows to SLOW,
+  // and any change, tap or return to the page makes it quick again. A hidden page asks nothing.
+  var FAST = 2500, SLOW = 10000, QUIET_MS = 300000;
+  var QUIET_POLLS = QUIET_MS / FAST;
   var delay = FAST;
   var quiet = 0;
   var timer = null;
@@ -470,6 +470,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     if (!found) return;
     live = found;
     etag = live.dataset.etag;
+    FAST = parseInt(live.dataset.every, 10) || FAST;
+    QUIET_POLLS = Math.round(QUIET_MS / FAST);
     delay = FAST;
     quiet = 0;
     schedule();  // the region was drawn at this version an instant ago: the first ask can wait

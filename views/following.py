@@ -15,6 +15,17 @@ from .sheet import sheet_context, sheet_rows
 from models import storage
 
 
+# How often a page asks whether the match moved on, in milliseconds (static/app.js reads it from the
+# page's data-every). A page that enters hands sees the other phone's save within 3 s (the pace plus a
+# poll's round trip), before its own player types the same deal again. A page that only shows the match
+# (the spectator's link, the big screen) enters nothing that could meet another save: it asks half as often.
+ENTERING_EVERY_MS, SHOWING_EVERY_MS = 2500, 5000
+
+
+def follow_every(readonly: bool) -> int:
+    return SHOWING_EVERY_MS if readonly else ENTERING_EVERY_MS
+
+
 def etag_for(match_id: int, epoch: str, version: int) -> str:
     """ETags are per URL; the epoch makes a restored file's versions new tags."""
     return f'"{match_id}-{epoch}-{version}"'

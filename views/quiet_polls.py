@@ -1,6 +1,6 @@
 """A follower's quiet poll answered before Flask: one indexed SELECT and a 304.
 
-A phone or spectator following a match asks for its live fragment every 2.5 s with the ETag it has,
+A phone or spectator following a match asks for its live fragment every few seconds with the ETag it has,
 `"id-epoch-version"`; nearly every answer is "nothing new". When the ETag sent is exactly the match's
 current one, this WSGI layer answers 304 itself, without a request context, a session or a template:
 the cost of a small static file or less. The ETag holds the file's epoch, a random word that only a

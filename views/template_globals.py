@@ -19,6 +19,7 @@ def bdi(name) -> Markup:
 def init_app(app: Flask) -> None:
     from . import access, cards, csrf, hands, history, matches, pages, pwa, summary
     from .charts import plot
+    from .following import follow_every
     from .qr import qr_svg, table_base_url, table_url
     from .scope import current_table, home_url, hosted, in_table
 
@@ -34,6 +35,7 @@ def init_app(app: Flask) -> None:
         match_label=summary.match_label, result_line=summary.result_line, match_state=matches.match_state,
         match_share_text=matches.match_share_text, match_name_form=matches.match_name_form,
         rules_summary=matches.rules_summary, way_back=hands.way_back, deleted_matches=history.deleted_matches,
+        follow_every=follow_every,
         # drawings
         plot=plot, card_face=cards.card_face,
     )
