@@ -6,14 +6,18 @@ those the tables one core serves and the cores 10,000 active tables need.
 
 A table: two phones and a spectator following a match, a hand every 90 s. Per table and hour that is
 40 saves by the page script (each answered with the step from the version its page shows: the board,
-the new row, the next hand's state), the follow's polls (every 2.5 s while a page is open, each phone
-and the spectator: 3 x 1,440, all but the ones after a save a 304), after each save the step for the
-other phone (kept by the save) and for the spectator (read-only, drawn), and 6 page views (each device
-opens the match about twice). A follower polling every 2.5 s is one version behind a hand saved
-every 90 s, so its answer is the step; the whole live fragment (a page further behind), and a save
-answered with it, are measured beside. Each cost is the median of interleaved rounds, so every kind of
-request saw the same noise. Last, how soon the other phone sees a saved hand: a follower asking as
-static/app.js does, saves at random moments, the time from a save's answer to the follower's.
+the new row, the next hand's state), the follow's polls at the pages' pace (views/following.py: every
+2.5 s on each phone, every 5 s on the spectator's page, 2 x 1,440 + 720; all but the ones after a save a
+304), after each save the step for the other phone (kept by the save) and for the spectator (read-only,
+drawn), and 6 page views (each device opens the match about twice). A follower is one version behind a
+hand saved every 90 s, so its answer is the step; the whole live fragment (a page further behind), and a
+save answered with it, are measured beside.
+
+Beside Gin Ledger, on a second waitress, the floor under a save: a bare Flask + Flask-WTF + sqlite3 app of
+the same shape (bench/bare_app.py) and its static GET of the same stylesheet. Each cost is the median of
+interleaved rounds, so every kind of request on both servers saw the same noise. Last, how soon a saved
+hand is seen: a follower asking as static/app.js does, at each page's pace, saves at random moments, the
+time from a save's answer to the follower's.
 """
 from __future__ import annotations
 
@@ -36,13 +40,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from generate import long_match  # noqa: E402
-from server import Server  # noqa: E402
+from server import Server, free_port  # noqa: E402
+from views.following import ENTERING_EVERY_MS, SHOWING_EVERY_MS  # noqa: E402
 
 # A phone names the server as it reached it: a host name, never this machine's loopback (a page asked
 # at 127.0.0.1 looks up the machine's network addresses for its printed links, views/qr.py).
 PHONE = {"Accept-Encoding": "gzip, br", "User-Agent": "bench", "Host": "ledger.example"}
-HANDS_PER_HOUR, VIEWERS, POLL_S, PAGE_VIEWS = 40, 3, 2.5, 6
+HANDS_PER_HOUR, PHONES, SPECTATORS, PAGE_VIEWS = 40, 2, 1, 6
+PHONE_POLL_S, SPECTATOR_POLL_S = ENTERING_EVERY_MS / 1000, SHOWING_EVERY_MS / 1000
+POLLS_PER_HOUR = PHONES * 3600 / PHONE_POLL_S + SPECTATORS * 3600 / SPECTATOR_POLL_S
 TABLES = 10_000
+BARE_STATIC = "bare app: static GET of the stylesheet"
+BARE_SAVE = "bare app: saved hand (the floor)"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -91,32 +100,71 @@ def version_of(tag: str) -> int:
     return int(tag.strip('"').rsplit("-", 1)[1])
 
 
-def follow_latency(port: int, page: str, tag: str, save, saves: int) -> list[float]:
+def follow_latency(port: int, live: str, tag: str, save, saves: int, every_s: float) -> list[float]:
     """End to end, from a save's answer to the follower's first answer that shows it (or a later hand): the
-    follower asks as static/app.js does (the next ask POLL_S after the last answer), the saves come at
-    random moments, sometimes two within one interval."""
+    follower asks `live` as static/app.js does (the next ask `every_s` after the last answer), the saves
+    come at random moments, sometimes two within one interval."""
     seen: list[tuple[int, float]] = []
     stop = threading.Event()
 
     def follow():
         follower, shown = Phone(port), tag
         while not stop.is_set():
-            answer, _, _ = follower.ask("GET", f"{page}/live", headers={"If-None-Match": shown})
+            answer, _, _ = follower.ask("GET", live, headers={"If-None-Match": shown})
             if answer.status == 200:
                 shown = answer.getheader("ETag")
                 seen.append((version_of(shown), time.monotonic()))
-            stop.wait(POLL_S)
+            stop.wait(every_s)
 
     thread = threading.Thread(target=follow, daemon=True)
     thread.start()
     chance, saved = random.Random(24), []
     for _ in range(saves):
-        time.sleep(chance.uniform(0.2, 2 * POLL_S))
+        time.sleep(chance.uniform(0.2, 2 * every_s))
         saved.append((version_of(save()), time.monotonic()))
-    time.sleep(POLL_S + 1)
+    time.sleep(every_s + 1)
     stop.set()
     thread.join()
     return [min(at for shown, at in seen if shown >= version) - when for version, when in saved]
+
+
+class Bare:
+    """bench/bare_app.py on its own waitress (as many threads as Gin Ledger's), and one phone of it."""
+
+    def __enter__(self):
+        import subprocess
+
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "waitress", f"--listen=127.0.0.1:{self.port}", "--threads=4", "--call",
+             "bare_app:create_app"], cwd=Path(__file__).parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.pid = self.process.pid
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.phone = Phone(self.port)
+                answer, data, _ = self.phone.ask("GET", "/")
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.1)
+        self.token = re.search(r'name="csrf_token" value="([^"]+)"', decoded(answer, data)).group(1)
+        return self
+
+    def save(self):
+        body = {"csrf_token": self.token, "form_id": secrets.token_urlsafe(12), "winner": "Ana", "points": "3"}
+        from urllib.parse import urlencode
+        answer, _, _ = self.phone.ask("POST", "/hands", urlencode(body).encode())
+        assert answer.status == 200, answer.status
+
+    def stylesheet(self):
+        answer, _, _ = self.phone.ask("GET", "/static/style.css")
+        assert answer.status == 200, answer.status
+
+    def __exit__(self, *exc):
+        self.process.terminate()
+        self.process.wait(10)
 
 
 def main(argv: list[str]) -> int:
@@ -126,7 +174,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--latency-saves", type=int, default=16, help="saves timed from save to follower")
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="gin-host-"))
-    with Server(folder / "ledger.sqlite", threads=4) as server:
+    with Server(folder / "ledger.sqlite", threads=4) as server, Bare() as bare:
         phone = Phone(server.port)
         from urllib.parse import urlencode
         answer, data, _ = phone.ask("GET", "/")
@@ -190,54 +238,63 @@ def main(argv: list[str]) -> int:
             answer, data, _ = phone.ask("GET", spectator_live, headers={"If-None-Match": previous})
             assert answer.status == 200 and "data-from=" in decoded(answer, data), answer.status
 
-        kinds = {"static GET of the stylesheet": lambda: phone.ask("GET", css),
-                 "static GET of the manifest": lambda: phone.ask("GET", manifest),
-                 "quiet poll (If-None-Match, 304)": quiet_poll,
-                 "saved hand by the page script": save,
-                 "saved hand answered with the whole live region": lambda: save(shown=False),
-                 "saved hand, then the spectator's step (drawn)": save_and_spectator,
-                 "fragment for a follower (200)": follower,
-                 "whole live fragment (200, no ETag)": lambda: phone.ask("GET", f"{saves_page}/live"),
-                 "match page view": lambda: phone.ask("GET", page)}
+        ours = {"static GET of the stylesheet": lambda: phone.ask("GET", css),
+                "static GET of the manifest": lambda: phone.ask("GET", manifest),
+                "quiet poll (If-None-Match, 304)": quiet_poll,
+                "saved hand by the page script": save,
+                "saved hand answered with the whole live region": lambda: save(shown=False),
+                "saved hand, then the spectator's step (drawn)": save_and_spectator,
+                "fragment for a follower (200)": follower,
+                "whole live fragment (200, no ETag)": lambda: phone.ask("GET", f"{saves_page}/live"),
+                "match page view": lambda: phone.ask("GET", page)}
+        kinds = {name: (ask, server.pid) for name, ask in ours.items()}
+        kinds.update({BARE_STATIC: (bare.stylesheet, bare.pid), BARE_SAVE: (bare.save, bare.pid)})
         # /proc counts in clock ticks (10 ms): the cheap requests are asked ten times as often in a round,
         # so a quiet poll's cost is known to 0.01 ms, not 0.1.
-        times = {name: options.each * (10 if name.startswith(("static", "quiet")) else 1) for name in kinds}
+        times = {name: options.each * (10 if name.startswith(("static", "quiet", BARE_STATIC)) else 1) for name in kinds}
         costs: dict[str, list[float]] = {name: [] for name in kinds}
         for _ in range(options.rounds):
             fresh_match()
-            for name, ask in kinds.items():
-                before = cpu_seconds(server.pid)
+            for name, (ask, pid) in kinds.items():
+                before = cpu_seconds(pid)
                 for _ in range(times[name]):
                     ask()
-                costs[name].append((cpu_seconds(server.pid) - before) / times[name])
+                costs[name].append((cpu_seconds(pid) - before) / times[name])
         rss = int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{server.pid}/status").read_text()).group(1))
         fresh_match()
-        latencies = follow_latency(server.port, saves_page, tag, save, options.latency_saves)
+        latencies = follow_latency(server.port, f"{saves_page}/live", tag, save, options.latency_saves, PHONE_POLL_S)
+        fresh_match()
+        watched = follow_latency(server.port, spectator_live, tag, save, options.latency_saves, SPECTATOR_POLL_S)
     cost = {name: statistics.median(values) for name, values in costs.items()}
     # After each save the other phone gets the step the save kept; the spectator's read-only one is drawn.
     per_hour = (HANDS_PER_HOUR * cost["saved hand, then the spectator's step (drawn)"]
                 + HANDS_PER_HOUR * cost["fragment for a follower (200)"]
-                + (VIEWERS * 3600 / POLL_S - HANDS_PER_HOUR * (VIEWERS - 1)) * cost["quiet poll (If-None-Match, 304)"]
+                + (POLLS_PER_HOUR - HANDS_PER_HOUR * (PHONES + SPECTATORS - 1)) * cost["quiet poll (If-None-Match, 304)"]
                 + PAGE_VIEWS * cost["match page view"])
     css_cost, manifest_cost = cost["static GET of the stylesheet"], cost["static GET of the manifest"]
-    print("server: waitress, 4 threads")
+    bare_css = cost[BARE_STATIC]
+    print("server: waitress, 4 threads (Gin Ledger, and the bare app on one of its own)")
     print()
     print("| request | server CPU (ms) | ratio |")
     print("|---|---:|---|")
     for name, value in cost.items():
         ratio = ("" if not (css_cost and manifest_cost)  # a run too short for /proc's clock ticks
                  else f"{value / css_cost:.2f}x the stylesheet" if name == "saved hand by the page script"
-                 else f"{value / manifest_cost:.2f}x the manifest" if name.startswith("quiet") else "")
+                 else f"{value / manifest_cost:.2f}x the manifest" if name.startswith("quiet")
+                 else f"{value / bare_css:.2f}x its stylesheet" if name == BARE_SAVE and bare_css else "")
         print(f"| {name} | {value * 1000:.3f} | {ratio} |")
     print()
     print(f"- first visit of a 13-hand match page (page, stylesheet, script; gzip, br): {first_visit / 1000:.1f} KB")
     print(f"- saved hand by the page script, over the wire: {statistics.median(saved_bytes) / 1000:.1f} KB")
-    print(f"- polls per table per hour: {VIEWERS * 3600 / POLL_S:,.0f} (2.5 s while a page is open; 10 s after five quiet minutes)")
+    print(f"- polls per table per hour: {POLLS_PER_HOUR:,.0f} (each phone every {PHONE_POLL_S:g} s, the spectator every "
+          f"{SPECTATOR_POLL_S:g} s while a page is open; every 10 s after five quiet minutes)")
     print(f"- server CPU per table per hour: {per_hour:.2f} s; tables per core: {3600 / per_hour if per_hour else float('inf'):,.0f}")
     print(f"- 10,000 active tables: {TABLES * per_hour / 3600:.1f} cores")
     print(f"- a saved hand seen by the other phone (end to end, {len(latencies)} saves at random moments, this "
           f"machine's loopback): median {statistics.median(latencies):.2f} s, at most {max(latencies):.2f} s "
-          f"(target 3 s; by construction at most {POLL_S} s plus a poll's round trip)")
+          f"(target 3 s; by construction at most {PHONE_POLL_S:g} s plus a poll's round trip)")
+    print(f"- a saved hand seen by the spectator (the same, at its pace): median {statistics.median(watched):.2f} s, "
+          f"at most {max(watched):.2f} s (by construction at most {SPECTATOR_POLL_S:g} s plus a poll's round trip)")
     print(f"- server memory after the run: {rss / 1024:.0f} MB")
     return 0
 
