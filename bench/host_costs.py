@@ -50,6 +50,7 @@ HANDS_PER_HOUR, PHONES, SPECTATORS, PAGE_VIEWS = 40, 2, 1, 6
 PHONE_POLL_S, SPECTATOR_POLL_S = ENTERING_EVERY_MS / 1000, SHOWING_EVERY_MS / 1000
 POLLS_PER_HOUR = PHONES * 3600 / PHONE_POLL_S + SPECTATORS * 3600 / SPECTATOR_POLL_S
 TABLES = 10_000
+MB = 1024 * 1024
 BARE_STATIC = "bare app: static GET of the stylesheet"
 BARE_SAVE = "bare app: saved hand (the floor)"
 
@@ -126,6 +127,63 @@ def follow_latency(port: int, live: str, tag: str, save, saves: int, every_s: fl
     stop.set()
     thread.join()
     return [min(at for shown, at in seen if shown >= version) - when for version, when in saved]
+
+
+MEMORY_TABLES, MEMORY_HANDS = 20, 5
+
+
+def memory_per_table() -> dict[str, float]:
+    """What a table keeps in the app's bounded caches (their own byte counts, models/caches.py), in process:
+    each of MEMORY_TABLES tables opens its 13-hand match on a phone and on the spectator's link, then
+    saves MEMORY_HANDS hands by the page script, each followed by the other phone's and the spectator's
+    polls. Per table: its match and its pages as they stand after its last hand (the current version),
+    and what each hand adds (a new version's steps, race pictures and notes; the older versions' entries
+    stay until the least recently used go)."""
+    from app import create_app
+    from models import caches
+
+    folder = tempfile.mkdtemp(prefix="gin-memory-")
+    app = create_app({"DATABASE": str(Path(folder) / "ledger.sqlite"), "SECRET_KEY": "memory"})
+    kept = app.extensions[caches.EXTENSION]
+    client = app.test_client()
+    headers = {"Host": "ledger.example"}  # what is kept is the same whatever the encoding asked
+    token = hidden(client.get("/", headers=headers).get_data(as_text=True), "csrf_token")
+    doc = long_match(13, seed=5)
+
+    def used() -> int:
+        return kept.pages.bytes + kept.matches.entries.bytes
+
+    start, opened, per_hand, per_hand_pages, current = used(), 0, 0, 0, 0
+    for _ in range(MEMORY_TABLES):
+        answer = client.post("/import", data={"csrf_token": token, "text": json.dumps(doc)}, headers=headers)
+        page = answer.headers["Location"].split("ledger.example", 1)[-1]
+        before = used()
+        html = client.get(page, headers=headers).get_data(as_text=True)
+        view = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"{page}/join", headers=headers).get_data(as_text=True)).group(1)
+        client.get(f"/view/{view}", headers=headers)
+        tag = client.get(f"{page}/live", headers=headers).headers["ETag"]
+        client.get(f"/view/{view}/live", headers=headers)
+        opened += used() - before
+        form_token = hidden(html, "csrf_token")
+        for _ in range(MEMORY_HANDS):
+            before, pages_before = used(), kept.pages.bytes
+            answer = client.post(f"{page}/hands", headers={**headers, "X-Answer": "fragment", "X-Sheet": tag},
+                                 data={"csrf_token": form_token, "form_id": secrets.token_urlsafe(12),
+                                       "winner": "Ana", "points": "3"})
+            assert answer.status_code == 200, answer.status_code
+            previous, tag = tag, answer.headers["ETag"]
+            for live in (f"{page}/live", f"/view/{view}/live"):
+                assert client.get(live, headers={**headers, "If-None-Match": previous}).status_code == 200
+            per_hand += used() - before
+            per_hand_pages += kept.pages.bytes - pages_before
+        after = used()
+        client.get(page, headers=headers)  # the match page of the version the table is at now
+        current += used() - after
+    assert used() - start < kept.pages.max_bytes, "the bound was reached: fewer tables would tell"
+    hands = MEMORY_TABLES * MEMORY_HANDS
+    return {"opened": opened / MEMORY_TABLES, "per_hand": per_hand / hands, "per_hand_pages": per_hand_pages / hands,
+            "page": current / MEMORY_TABLES, "pages_bound": kept.pages.max_bytes,
+            "bound": kept.pages.max_bytes + kept.matches.entries.max_bytes + kept.qr.max_bytes}
 
 
 class Bare:
@@ -266,6 +324,7 @@ def main(argv: list[str]) -> int:
         fresh_match()
         watched = follow_latency(server.port, spectator_live, tag, save, options.latency_saves, SPECTATOR_POLL_S)
     cost = {name: statistics.median(values) for name, values in costs.items()}
+    memory = memory_per_table()
     # After each save the other phone gets the step the save kept; the spectator's read-only one is drawn.
     per_hour = (HANDS_PER_HOUR * cost["saved hand, then the spectator's step (drawn)"]
                 + HANDS_PER_HOUR * cost["fragment for a follower (200)"]
@@ -296,6 +355,17 @@ def main(argv: list[str]) -> int:
     print(f"- a saved hand seen by the spectator (the same, at its pace): median {statistics.median(watched):.2f} s, "
           f"at most {max(watched):.2f} s (by construction at most {SPECTATOR_POLL_S:g} s plus a poll's round trip)")
     print(f"- server memory after the run: {rss / 1024:.0f} MB")
+    hands_per_second = TABLES * HANDS_PER_HOUR / 3600
+    print(f"- memory per table, in the app's bounded caches ({MEMORY_TABLES} tables in process, their own byte "
+          f"counts): {memory['opened'] / 1000:.0f} KB once its pages are opened on a phone and the spectator's "
+          f"link, {memory['per_hand'] / 1000:.0f} KB more for each saved hand (the new version's steps, race "
+          f"pictures and notes; the versions before stay until the least recently used go), "
+          f"{memory['page'] / 1000:.0f} KB for its match page drawn again at the version it is at")
+    print(f"- the caches are bounded ({memory['bound'] / MB:.0f} MB a process, whatever the tables): at "
+          f"10,000 tables ({hands_per_second:.0f} hands a second) the page cache holds the newest "
+          f"{memory['pages_bound'] / (hands_per_second * memory['per_hand_pages']):.0f} s of saved hands, so the other "
+          f"phone's and the spectator's steps (asked within {SPECTATOR_POLL_S:g} s) are kept, and a page opened "
+          f"later is drawn again")
     return 0
 
 

@@ -20,3 +20,5 @@ def test_host_costs_smoke_prints_each_cost_the_model_and_the_follow_latency():
     assert re.search(r"seen by the other phone .*median \d+\.\d\d s, at most \d+\.\d\d s", out)
     assert re.search(r"seen by the spectator .*median \d+\.\d\d s, at most \d+\.\d\d s", out)
     assert "polls per table per hour: 3,600 " in out  # two phones every 2.5 s, the spectator every 5 s
+    assert re.search(r"memory per table, .*: \d+ KB once its pages are opened .*, \d+ KB more for each saved hand", out)
+    assert re.search(r"the page cache holds the newest \d+ s of saved hands", out)
