@@ -366,8 +366,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   var etag = null;  // the version it was drawn at
   // After five minutes of answers with nothing new (the table took a break) the follow slows to SLOW,
   // and any change, tap or return to the page makes it quick again. A hidden page asks nothing.
-  var FAST = 2500, SLOW = 10000, QUIET_MS = 300000;
-  var QUIET_POLLS = QUIET_MS / FAST;
+  var EVERY = 2500, SLOW = 10000, QUIET_MS = 300000;  // EVERY: a page drawn before data-every
+  var FAST = EVERY, QUIET_POLLS = QUIET_MS / FAST;
   var delay = FAST;
   var quiet = 0;
   var timer = null;
@@ -470,7 +470,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     if (!found) return;
     live = found;
     etag = live.dataset.etag;
-    FAST = parseInt(live.dataset.every, 10) || FAST;
+    FAST = parseInt(live.dataset.every, 10) || EVERY;
     QUIET_POLLS = Math.round(QUIET_MS / FAST);
     delay = FAST;
     quiet = 0;
