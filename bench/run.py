@@ -1,4 +1,5 @@
-"""Gin Ledger's benchmark: `python bench/run.py` writes BENCHMARKS.md; `--smoke` is the short CI version.
+"""Gin Ledger's benchmark: `python bench/run.py` writes its sections of BENCHMARKS.md (the other benches' and
+the hand-written ones are kept); `--smoke` is the short CI version.
 
 The numbers are measured here; the words are in report.md.j2, filled in with Jinja2.
 Each part runs against a fresh server (tests/server.py: waitress, 4 threads, 127.0.0.1,
@@ -11,6 +12,7 @@ import argparse
 import contextlib
 import os
 import platform
+import re
 import sqlite3
 import subprocess
 import sys
@@ -170,6 +172,23 @@ def report(r: dict, cfg: dict, smoke: bool) -> str:
                                                    cpu_ticks=loads.CPU_TICKS, targets=targets(r))
 
 
+def sections(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """A report cut at its `## ` headings: the text before the first, then each heading with its text."""
+    parts = re.split(r"(?m)^(?=## )", text)
+    return parts[0], [(part.splitlines()[0], part) for part in parts[1:]]
+
+
+def beside_the_others(generated: str, existing: str) -> str:
+    """The report with every section of `existing` that it does not write itself kept, in their order,
+    between its opening and its own sections: the other benches' (bench/host_costs.py,
+    bench/engines_bench.py, bench/lighthouse.py) and the before-and-after tables written by hand."""
+    opening, ours = sections(generated)
+    written = {heading for heading, _ in ours}
+    others = [text for heading, text in sections(existing)[1] if heading not in written]
+    return opening + "".join(text if text.endswith("\n\n") else text.rstrip("\n") + "\n\n" for text in others) \
+        + "".join(text for _, text in ours)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a handful of iterations, no Lighthouse, a temp file")
@@ -180,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (Path(tempfile.mkstemp(prefix="gin-ledger-bench-", suffix=".md")[1]) if args.smoke
                        else ROOT / "BENCHMARKS.md")
     text = report(results, cfg, args.smoke)
+    if out.exists():
+        text = beside_the_others(text, out.read_text(encoding="utf-8"))
     out.write_text(text, encoding="utf-8")
     print(text, end="")
     log(f"wrote {out}")

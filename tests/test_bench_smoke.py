@@ -156,3 +156,17 @@ def test_engines_bench_smoke_on_postgresql_drops_its_schemas(tmp_path):
                                                      for c in (4, 16)]
     assert first_cells(gets) == [engine for engine in engines for _ in (1, 2)] and first_cells(lock) == engines
     assert bench_schemas(url) <= before, "the bench left its schemas behind"
+
+
+def test_the_full_run_keeps_the_sections_it_does_not_write():
+    """bench/run.py rewrites its own sections of BENCHMARKS.md and keeps the others' (host costs, engines,
+    Lighthouse, the hand-written tables), between its opening and its sections, in their order."""
+    from bench.run import beside_the_others
+
+    existing = ("# Benchmarks\n\nold opening\n\n## What a host pays (issue 24)\n\nhost numbers\n\n"
+                "## Targets\n\nold targets\n\n## Lighthouse on the home pages\n\nby lighthouse.py\n")
+    generated = "# Benchmarks\n\nnew opening\n\n## Targets\n\nnew targets\n\n## Memory\n\nnew memory\n"
+    assert beside_the_others(generated, existing) == (
+        "# Benchmarks\n\nnew opening\n\n## What a host pays (issue 24)\n\nhost numbers\n\n"
+        "## Lighthouse on the home pages\n\nby lighthouse.py\n\n## Targets\n\nnew targets\n\n## Memory\n\nnew memory\n")
+    assert beside_the_others(generated, "") == generated
