@@ -68,3 +68,12 @@ def create_app() -> Flask:
         return render_template("answer.html", number=number, winner=form.winner.data, points=form.points.data)
 
     return app
+
+
+def watched_app() -> Flask:
+    """create_app in a server that ends when the bench that started it does (tests/server.py), as
+    Gin Ledger's own server beside it does."""
+    from tests.server import watch_parent
+
+    watch_parent()
+    return create_app()

@@ -35,12 +35,13 @@ import threading
 import time
 from html import unescape
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from generate import long_match  # noqa: E402
-from server import Server, free_port  # noqa: E402
+from server import Server  # noqa: E402
 from views.following import ENTERING_EVERY_MS, SHOWING_EVERY_MS  # noqa: E402
 
 # A phone names the server as it reached it: a host name, never this machine's loopback (a page asked
@@ -136,9 +137,9 @@ def memory_per_table() -> dict[str, float]:
     """What a table keeps in the app's bounded caches (their own byte counts, models/caches.py), in process:
     each of MEMORY_TABLES tables opens its 13-hand match on a phone and on the spectator's link, then
     saves MEMORY_HANDS hands by the page script, each followed by the other phone's and the spectator's
-    polls. Per table: its match and its pages as they stand after its last hand (the current version),
-    and what each hand adds (a new version's steps, race pictures and notes; the older versions' entries
-    stay until the least recently used go)."""
+    polls. Per table: what opening it keeps, what each hand adds (a new version's steps, race pictures and
+    notes; the older versions' entries stay until the least recently used go), and its match page drawn
+    again at its last version."""
     from app import create_app
     from models import caches
 
@@ -187,32 +188,21 @@ def memory_per_table() -> dict[str, float]:
 
 
 class Bare:
-    """bench/bare_app.py on its own waitress (as many threads as Gin Ledger's), and one phone of it."""
+    """bench/bare_app.py on a waitress of its own (tests/server.py, as many threads as Gin Ledger's; it
+    keeps its own database), and one phone of it."""
+
+    def __init__(self, folder: Path):
+        self.server = Server(folder / "bare.sqlite", threads=4, factory="bench.bare_app:watched_app")
 
     def __enter__(self):
-        import subprocess
-
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "waitress", f"--listen=127.0.0.1:{self.port}", "--threads=4", "--call",
-             "bare_app:create_app"], cwd=Path(__file__).parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.pid = self.process.pid
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                self.phone = Phone(self.port)
-                answer, data, _ = self.phone.ask("GET", "/")
-                break
-            except OSError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise
-                time.sleep(0.1)
-        self.token = re.search(r'name="csrf_token" value="([^"]+)"', decoded(answer, data)).group(1)
+        self.server.start()
+        self.pid, self.phone = self.server.pid, Phone(self.server.port)
+        answer, data, _ = self.phone.ask("GET", "/")
+        self.token = hidden(decoded(answer, data), "csrf_token")
         return self
 
     def save(self):
         body = {"csrf_token": self.token, "form_id": secrets.token_urlsafe(12), "winner": "Ana", "points": "3"}
-        from urllib.parse import urlencode
         answer, _, _ = self.phone.ask("POST", "/hands", urlencode(body).encode())
         assert answer.status == 200, answer.status
 
@@ -221,8 +211,7 @@ class Bare:
         assert answer.status == 200, answer.status
 
     def __exit__(self, *exc):
-        self.process.terminate()
-        self.process.wait(10)
+        self.server.stop()
 
 
 def main(argv: list[str]) -> int:
@@ -232,9 +221,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--latency-saves", type=int, default=16, help="saves timed from save to follower")
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="gin-host-"))
-    with Server(folder / "ledger.sqlite", threads=4) as server, Bare() as bare:
+    with Server(folder / "ledger.sqlite", threads=4) as server, Bare(folder) as bare:
         phone = Phone(server.port)
-        from urllib.parse import urlencode
         answer, data, _ = phone.ask("GET", "/")
         token = hidden(decoded(answer, data), "csrf_token")
         doc = long_match(13, seed=5)

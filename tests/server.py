@@ -159,12 +159,14 @@ class Server:
 
     def __init__(self, database: str | os.PathLike, threads: int = 8, log_dir: str | os.PathLike | None = None,
                  files_dir: str | os.PathLike | None = None, env: dict[str, str] | None = None,
-                 waitress_args: tuple[str, ...] = ()):
+                 waitress_args: tuple[str, ...] = (), factory: str | None = None):
         """`env`: more of the app's environment (FLASK_PASSPHRASE=...); change it between stop() and start().
-        `waitress_args`: more options of waitress itself (--no-clear-untrusted-proxy-headers)."""
+        `waitress_args`: more options of waitress itself (--no-clear-untrusted-proxy-headers).
+        `factory`: another app to serve ("module:function", one that calls watch_parent and answers GET /)."""
         self.database = str(database)
         self.env = dict(env or {})
         self.waitress_args = tuple(waitress_args)
+        self.factory = factory
         self.threads = threads
         self.files_dir = Path(files_dir) if files_dir else None
         self.log_dir = Path(log_dir) if log_dir else Path(self.database).parent
@@ -188,7 +190,7 @@ class Server:
             self.starts += 1
             self.log_path = self.log_dir / f"waitress-{self.starts}.log"
             self._log = open(self.log_path, "wb")
-            factory, extra = ("tests.server:watched_app", {}) if self.files_dir is None else (
+            factory, extra = (self.factory or "tests.server:watched_app", {}) if self.files_dir is None else (
                 "tests.server:app_with_files", {FILES_VAR: str(self.files_dir)})
             _install_handlers()
             self.process = subprocess.Popen(
