@@ -7,8 +7,8 @@ those the tables one core serves and the cores 10,000 active tables need.
 A table: two phones and a spectator following a match, a hand every 90 s. Per table and hour that is
 40 saves by the page script (each answered with the step from the version its page shows: the board,
 the new row, the next hand's state), the follow's polls at the pages' pace (views/following.py: every
-2.5 s on each phone, every 5 s on the spectator's page, 2 x 1,440 + 720; all but the ones after a save a
-304), after each save the step for the other phone (kept by the save) and for the spectator (read-only,
+2.5 s on each phone, every 5 s on the spectator's page, 2 x 1,440 + 720; all but the ones after a save
+"nothing new", asked as the script asks: X-Sheet, an empty 200 on a kept connection), after each save the step for the other phone (kept by the save) and for the spectator (read-only,
 drawn), and 6 page views (each device opens the match about twice). A follower is one version behind a
 hand saved every 90 s, so its answer is the step; the whole live fragment (a page further behind), and a
 save answered with it, are measured beside.
@@ -54,6 +54,7 @@ TABLES = 10_000
 MB = 1024 * 1024
 BARE_STATIC = "bare app: static GET of the stylesheet"
 BARE_SAVE = "bare app: saved hand (the floor)"
+SCRIPT_POLL = "quiet poll as the page script asks (X-Sheet, empty 200)"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -112,8 +113,8 @@ def follow_latency(port: int, live: str, tag: str, save, saves: int, every_s: fl
     def follow():
         follower, shown = Phone(port), tag
         while not stop.is_set():
-            answer, _, _ = follower.ask("GET", live, headers={"If-None-Match": shown})
-            if answer.status == 200:
+            answer, _, _ = follower.ask("GET", live, headers={"X-Sheet": shown})
+            if answer.status == 200 and answer.getheader("ETag") != shown:
                 shown = answer.getheader("ETag")
                 seen.append((version_of(shown), time.monotonic()))
             stop.wait(every_s)
@@ -273,20 +274,26 @@ def main(argv: list[str]) -> int:
             answer, _, _ = phone.ask("GET", f"{saves_page}/live", headers={"If-None-Match": tag})
             assert answer.status == 304, answer.status
 
+        def script_poll():
+            """As static/app.js asks: X-Sheet names the version shown; nothing new is an empty 200."""
+            answer, data, _ = phone.ask("GET", f"{saves_page}/live", headers={"X-Sheet": tag})
+            assert answer.status == 200 and data == b"", answer.status
+
         def follower():
             """The other phone's poll after a save: it shows the version before."""
-            answer, data, _ = phone.ask("GET", f"{saves_page}/live", headers={"If-None-Match": previous})
+            answer, data, _ = phone.ask("GET", f"{saves_page}/live", headers={"X-Sheet": previous})
             assert answer.status == 200 and "data-from=" in decoded(answer, data), answer.status
 
         def save_and_spectator():
             """A save, then the spectator's poll: its read-only step is drawn anew (the phone's was kept by the save)."""
             save()
-            answer, data, _ = phone.ask("GET", spectator_live, headers={"If-None-Match": previous})
+            answer, data, _ = phone.ask("GET", spectator_live, headers={"X-Sheet": previous})
             assert answer.status == 200 and "data-from=" in decoded(answer, data), answer.status
 
         ours = {"static GET of the stylesheet": lambda: phone.ask("GET", css),
                 "static GET of the manifest": lambda: phone.ask("GET", manifest),
                 "quiet poll (If-None-Match, 304)": quiet_poll,
+                SCRIPT_POLL: script_poll,
                 "saved hand by the page script": save,
                 "saved hand answered with the whole live region": lambda: save(shown=False),
                 "saved hand, then the spectator's step (drawn)": save_and_spectator,
@@ -316,7 +323,7 @@ def main(argv: list[str]) -> int:
     # After each save the other phone gets the step the save kept; the spectator's read-only one is drawn.
     per_hour = (HANDS_PER_HOUR * cost["saved hand, then the spectator's step (drawn)"]
                 + HANDS_PER_HOUR * cost["fragment for a follower (200)"]
-                + (POLLS_PER_HOUR - HANDS_PER_HOUR * (PHONES + SPECTATORS - 1)) * cost["quiet poll (If-None-Match, 304)"]
+                + (POLLS_PER_HOUR - HANDS_PER_HOUR * (PHONES + SPECTATORS - 1)) * cost[SCRIPT_POLL]
                 + PAGE_VIEWS * cost["match page view"])
     css_cost, manifest_cost = cost["static GET of the stylesheet"], cost["static GET of the manifest"]
     bare_css = cost[BARE_STATIC]

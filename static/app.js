@@ -358,8 +358,9 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 })();
 
 // Follow a match saved on another phone: ask for a fragment at the page's pace (data-every: 2.5 s on a
-// page that enters hands, 5 s on one that only shows them; every 10 s after five quiet minutes) with
-// If-None-Match; a 304 costs almost nothing. Without this script the page has a Refresh link instead.
+// page that enters hands, 5 s on one that only shows them; every 10 s after five quiet minutes), naming
+// the version shown (X-Sheet); "nothing new" is an empty 200 with that ETag, which costs almost nothing
+// and keeps the connection (a 304 makes waitress close it). Without this script the page has a Refresh link instead.
 (function () {
   if (!window.fetch) return;
   var live = null;  // the region followed; a saved hand draws a new one
@@ -440,13 +441,13 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   function poll() {
     if (document.hidden || !live) return;  // a phone in a pocket asks nothing
     var followed = live;
-    var headers = etag ? { "If-None-Match": etag } : {};
+    var headers = etag ? { "X-Sheet": etag } : {};
     fetch(live.dataset.liveUrl, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (r) {
         if (followed !== live) return null;  // a saved hand drew the region anew meanwhile
-        if (r.status === 304) { quiet++; return null; }
         if (!r.ok) throw new Error(r.status);
         var tag = r.headers.get("ETag");
+        if (tag && tag === etag) { quiet++; return null; }  // the version shown: nothing new
         quiet = 0;
         return r.text().then(function (html) { if (followed === live && swap(html)) shown(tag); });
       })

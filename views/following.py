@@ -9,6 +9,7 @@ from .db import get_db, match_cache
 from .i18n import page_gettext as gettext
 from .match_page import render_broken
 from .forms import new_form_id
+from .quiet_polls import unchanged
 from .pages import blank, kept_part, kept_page, note, noted, per_request
 from .scope import table_id
 from .sheet import sheet_context, sheet_rows
@@ -114,16 +115,21 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     except storage.NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
     tag = etag_for(found_id, epoch, version)
-    shown = request.headers.get("If-None-Match", "")
-    if tag in shown:
-        response = make_response("", 304)
-    else:
-        stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())
-        tag = etag_for(stored.id, stored.epoch, stored.version)  # what is drawn: a write may have come between
-        body = render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown.strip())
-        response = make_response(body)
+    asked = request.headers.get("If-None-Match", "")
+    shown = request.headers.get("X-Sheet", asked).strip()  # the page script's poll names what it shows
+    if tag in asked:
+        return make_response("", 304, {"ETag": tag, "Cache-Control": "no-cache"})
+    if shown == tag:  # nothing new, answered as views/quiet_polls.py answers it before Flask
+        return make_response("", 200, unchanged(tag))
+    stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())
+    tag = etag_for(stored.id, stored.epoch, stored.version)  # what is drawn: a write may have come between
+    response = make_response(render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown))
     response.headers["ETag"] = tag
-    response.headers["Cache-Control"] = "no-cache"
+    if "X-Sheet" in request.headers:  # drawn for the version it names: kept nowhere
+        response.headers["Cache-Control"] = "no-store"
+        response.vary.add("X-Sheet")
+    else:
+        response.headers["Cache-Control"] = "no-cache"
     return response
 
 

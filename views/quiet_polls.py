@@ -1,4 +1,4 @@
-"""A follower's quiet poll answered before Flask: one indexed SELECT and a 304.
+"""A follower's quiet poll answered before Flask: one indexed SELECT and "nothing new".
 
 A phone or spectator following a match asks for its live fragment every few seconds with the ETag it has,
 `"id-epoch-version"`; nearly every answer is "nothing new". When the ETag sent is exactly the match's
@@ -7,6 +7,11 @@ the cost of a small static file or less. The ETag holds the file's epoch, a rand
 page of this match showed, so a 304 tells nothing to anyone who did not see the match; anything else
 (no ETag, another version, another file under the path after a restore) goes on to Flask, which
 checks who may see the match and draws the fragment.
+
+The page script asks with `X-Sheet` (the ETag its live region shows), not If-None-Match: "nothing new"
+is then a 200 with an empty body and its Content-Length, and the phone keeps its connection. Waitress
+3.0.2 closes the connection after every response that has no Content-Length, a 304 among them, so each
+304 poll cost a new connection on both sides. If-None-Match keeps its 304 for any other client.
 """
 from __future__ import annotations
 
@@ -69,13 +74,21 @@ class QuietPolls:
         return f'"{row[0]}-{row[2]}-{row[1]}"'
 
     def __call__(self, environ, start_response):
-        sent = environ.get("HTTP_IF_NONE_MATCH")
-        if sent and environ.get("REQUEST_METHOD") == "GET":
+        sent, shown = environ.get("HTTP_IF_NONE_MATCH"), environ.get("HTTP_X_SHEET")
+        if (sent or shown) and environ.get("REQUEST_METHOD") == "GET":
             path = environ.get("PATH_INFO", "")
             match, view = MATCH.fullmatch(path), VIEW.fullmatch(path)
             if match or view:
                 tag = self.current_tag(match, view)
-                if tag is not None and tag in (part.strip() for part in sent.split(",")):
+                if tag is not None and sent and tag in (part.strip() for part in sent.split(",")):
                     start_response("304 Not Modified", [("ETag", tag), ("Cache-Control", "no-cache")])
                     return [b""]
+                if tag is not None and shown and shown.strip() == tag:
+                    start_response("200 OK", unchanged(tag))
+                    return [b""]
         return self.wsgi_app(environ, start_response)
+
+
+def unchanged(tag: str) -> list[tuple[str, str]]:
+    """The headers of "nothing new" for a page showing `tag` (views/following.py answers the same)."""
+    return [("ETag", tag), ("Content-Length", "0"), ("Cache-Control", "no-store"), ("Vary", "X-Sheet")]

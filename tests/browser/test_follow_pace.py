@@ -54,3 +54,17 @@ def test_the_phone_asks_every_two_and_a_half_seconds_and_the_spectator_every_fiv
         assert abs(gap - 2500) <= STEP_MS, gap
     for gap in gaps(ask_times(watcher, 3)):
         assert abs(gap - 5000) <= STEP_MS, gap
+
+
+def test_a_quiet_follow_names_the_version_shown_and_changes_nothing(browser, server, seeded):
+    """The script asks with X-Sheet, the ETag its region shows; "nothing new" is an empty 200 (a connection
+    kept, views/quiet_polls.py), and the page keeps every node it drew."""
+    phone = follower(browser, server, f"/matches/{seeded['seed001-ana-ben']}")
+    shown = phone.locator("#live").get_attribute("data-etag")
+    asked, answers = [], []
+    phone.on("request", lambda r: asked.append(r.headers.get("x-sheet")) if r.url.endswith("/live") else None)
+    phone.on("response", lambda r: answers.append((r.status, r.headers.get("content-length"))) if r.url.endswith("/live") else None)
+    phone.evaluate("() => { document.querySelector('[data-region=sheet]').kept = 'still here'; }")
+    assert len(ask_times(phone, 3)) == 3
+    assert asked == [shown] * 3 and answers == [(200, "0")] * 3
+    assert phone.evaluate("() => document.querySelector('[data-region=sheet]').kept") == "still here"

@@ -52,7 +52,7 @@ def test_the_next_hand_after_a_save_works_as_the_first(player, page):
     expect(page.locator("[data-role=preview]")).to_have_text("Gin! Ben scores 34 → game 1.")
     requests = []
     page.on("request", lambda r: requests.append((r.method, r.url)))
-    page.wait_for_timeout(3200)  # a live poll (every 2.5 s): the page knows its new version, so the answer is a 304
+    page.wait_for_timeout(3200)  # a live poll (every 2.5 s): the page knows its new version, so nothing new
     polls = [r for r in requests if r[1].endswith("/live")]
     assert polls, requests
     page.get_by_role("button", name="Save hand").click()
