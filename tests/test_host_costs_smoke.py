@@ -13,7 +13,7 @@ def test_host_costs_smoke_prints_each_cost_the_model_and_the_follow_latency():
     assert done.returncode == 0, done.stderr[-4000:]
     out = done.stdout
     for row in ("quiet poll (If-None-Match, 304)", "quiet poll as the page script asks (X-Sheet, empty 200)",
-                "saved hand by the page script", "fragment for a follower (200)",
+                "saved hand by the page script", "saved hand without the script (Post/Redirect/Get", "fragment for a follower (200)",
                 "whole live fragment (200, no ETag)", "saved hand, then the spectator's step",
                 "bare app: static GET of the stylesheet", "bare app: saved hand (the floor)"):
         assert re.search(rf"\| {re.escape(row)}[^|]* \| \d+\.\d+ \|", out), (row, out)
