@@ -51,3 +51,16 @@ def test_no_page_shifts_as_it_loads(browser, server, case):
         matches.append(setup.url.split("#")[0].split(setup.url.split("/matches/")[0])[1])
     shifts = {path: cls_of(browser, server, path) for path in ("/", "/matches/new", *matches)}
     assert all(value <= 0.02 for value in shifts.values()), shifts
+
+
+def test_no_other_page_a_script_touches_shifts_either(browser, server, seeded):
+    """The pages where the script shows, hides or moves something after the first paint: the count pad's
+    page, the hand form on its own page, a hand's edit, the big screen, the history, the whole sheet, and
+    the spectator's page and its big screen."""
+    match_id = seeded["seed001-ana-ben"]
+    setup = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server).new_page()
+    setup.goto(f"/matches/{match_id}/join")
+    view = "/view/" + setup.locator("a[href*='/view/']").first.get_attribute("href").split("/view/")[1]
+    pages = [f"/matches/{match_id}/{rest}" for rest in ("count", "hands/new", "hands/3", "big", "history", "sheet")]
+    shifts = {path: cls_of(browser, server, path) for path in (*pages, view, f"{view}/big")}
+    assert all(value <= 0.02 for value in shifts.values()), shifts
