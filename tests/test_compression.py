@@ -1,8 +1,10 @@
 """Compressed where it is safe (issue 24): static files and pages as the client's q-values ask, and a
 compressed page's CSRF token masked per response (BREACH); pages that hold an unmaskable secret (a
-hosted table's key in every link, a read-only token) are sent as they are."""
+read-only token its address does not hold, a hosted server's list of tables) are sent as they are."""
 import brotli
 import gzip
+import json
+import re
 
 import pytest
 from webutil import case, hidden, import_match
@@ -61,18 +63,62 @@ def test_a_compressed_page_masks_its_csrf_token_per_response_and_each_still_work
     assert refused.status_code == 303  # an unmasked token is no token: the form had expired
 
 
-def test_pages_that_hold_a_secret_link_are_never_compressed(client, tmp_path):
-    match_id = import_match(client, case("seed001-ana-ben"))
-    join = client.get(f"/matches/{match_id}/join", headers={"Accept-Encoding": "gzip, br"})
-    assert "Content-Encoding" not in join.headers
-    token = join.get_data(as_text=True).split("/view/")[1].split('"')[0]
-    for path in (f"/view/{token}", f"/view/{token}/live"):
-        assert "Content-Encoding" not in client.get(path, headers={"Accept-Encoding": "gzip, br"}).headers
-    assert "/view/" not in body(client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "br"})).decode()
+def hosted_table(tmp_path):
+    """A hosted server's test client and the address of a table started on it."""
     hosted = create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "k", "HOSTED": True},
                         instance_path=str(tmp_path / "h")).test_client()
     page = hosted.get("/").get_data(as_text=True)
     table = hosted.post("/tables", data={"csrf_token": hidden(page, "csrf_token"), "table_name": "Club"})
-    home = hosted.get(table.headers["Location"], headers={"Accept-Encoding": "gzip, br"})
-    assert home.status_code == 200 and "Content-Encoding" not in home.headers
+    return hosted, table.headers["Location"]
+
+
+def test_the_join_page_naming_a_token_its_address_does_not_hold_is_never_compressed(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    join = client.get(f"/matches/{match_id}/join", headers={"Accept-Encoding": "gzip, br"})
+    assert join.status_code == 200 and "Content-Encoding" not in join.headers and "/view/" in join.get_data(as_text=True)
+    assert "/view/" not in body(client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "br"})).decode()
+
+
+def test_the_spectators_pages_hold_only_the_token_of_their_address_and_are_compressed(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    token = client.get(f"/matches/{match_id}/join").get_data(as_text=True).split("/view/")[1].split('"')[0]
+    for path in (f"/view/{token}", f"/view/{token}/sheet", f"/view/{token}/big", f"/view/{token}/live"):
+        answer = client.get(path, headers={"Accept-Encoding": "gzip, br"})
+        assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br", path
+        assert set(re.findall(r"/view/([A-Za-z0-9_-]+)", body(answer).decode())) <= {token}, path
+
+
+def test_a_hosted_tables_pages_hold_only_the_key_of_their_address_and_are_compressed(tmp_path):
+    hosted, home = hosted_table(tmp_path)
+    key = home.split("/t/")[1].split("/")[0]
+    page = hosted.get(home, headers={"Accept-Encoding": "gzip, br"})
+    assert page.status_code == 200 and page.headers["Content-Encoding"] == "br"
+    html = body(page).decode()
+    assert f"/t/{key}/" in html and set(re.findall(r"/t/([A-Za-z0-9_-]+)/", html)) == {key}
+    first, second = (hidden(body(hosted.get(home, headers={"Accept-Encoding": "br"})).decode(), "csrf_token")
+                     for _ in range(2))
+    assert first != second  # masked per response
+    match_id = import_match_hosted(hosted, home)
+    join = hosted.get(f"/t/{key}/matches/{match_id}/join", headers={"Accept-Encoding": "gzip, br"})
+    assert join.status_code == 200 and "Content-Encoding" not in join.headers
+    token = join.get_data(as_text=True).split("/view/")[1].split('"')[0]
+    watched = hosted.get(f"/view/{token}", headers={"Accept-Encoding": "br"})
+    assert watched.headers["Content-Encoding"] == "br" and key not in body(watched).decode()
     assert hosted.get("/static/style.css", headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+
+
+def test_a_hosted_servers_front_page_listing_the_tables_keys_is_never_compressed(tmp_path):
+    hosted, home = hosted_table(tmp_path)
+    key = home.split("/t/")[1].split("/")[0]
+    hosted.get(home)
+    front = hosted.get("/", headers={"Accept-Encoding": "gzip, br"})
+    assert front.status_code == 200 and "Content-Encoding" not in front.headers
+    assert f"/t/{key}/" in front.get_data(as_text=True)  # the table this browser opened
+    assert hosted.get(f"/t/{'x' * 22}/", headers={"Accept-Encoding": "br"}).status_code == 404
+
+
+def import_match_hosted(hosted, home: str) -> int:
+    token = hidden(hosted.get(home).get_data(as_text=True), "csrf_token")
+    answer = hosted.post(home + "import", data={"csrf_token": token, "text": json.dumps(case("seed001-ana-ben"))})
+    assert answer.status_code in (302, 303), answer.status_code
+    return int(answer.headers["Location"].split("#")[0].rstrip("/").rsplit("/", 1)[1])

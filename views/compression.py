@@ -3,9 +3,13 @@
 - Static files are compressed once (brotli and gzip) the first time they are asked for, kept by
   path and modification time, and sent in the encoding the client takes.
 - Pages and fragments are compressed per response only where every secret in them is masked per
-  response: the CSRF token is (views/csrf.py); a hosted table's key is in every link and a match's
-  read-only token in its spectator's pages and the join page, so those are sent as they are, since a
-  page that reflects what a request sent would let BREACH guess what it holds (`compressible`).
+  response, as the CSRF token is (views/csrf.py), or is in the address the page was asked at, as a
+  hosted table's key is in /t/<key>/… and a read-only token in /view/<token>… (`secrets_in_address`).
+  BREACH guesses a secret from the sizes of answers to requests the attacker makes the victim's browser
+  send, with guesses beside the secret: to send one to such an address, the attacker must already know
+  what it holds. The join page (it names the read-only token, its address does not) and a hosted
+  server's pages outside every table (the front page lists the tables this browser opened, by their
+  keys) are sent as they are.
 
 The encoding is chosen with Werkzeug's parser of Accept-Encoding (`request.accept_encodings`), so
 `gzip;q=0` is never sent gzip; an encoding is used only if it makes the body smaller.
@@ -18,7 +22,7 @@ import os
 import threading
 
 import brotli
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from werkzeug.exceptions import NotFound
 from werkzeug.security import safe_join
 
@@ -72,7 +76,7 @@ def send_static(folder: str, filename: str, mimetype_of) -> Response:
     return response.make_conditional(request)
 
 
-# Pages that name a read-only token (a secret link), besides the spectator's own.
+# Pages that name a read-only token (a secret link) their address does not hold.
 TOKEN_PAGES = frozenset({"matches.join"})
 PAGE_TYPES = frozenset({"text/html", "application/json", "text/plain", "image/svg+xml", "text/csv"})
 SMALLEST = 512  # below this a compressed body saves less than its headers cost
@@ -81,13 +85,24 @@ SMALLEST = 512  # below this a compressed body saves less than its headers cost
 PAGE_BROTLI, PAGE_GZIP = 1, 1
 
 
-def compressible(response: Response) -> bool:
+def secrets_in_address() -> bool:
+    """Whether every secret this request's page can hold, but the CSRF token, is in its own address: a
+    table's key in a hosted table's pages (/t/<key>/…), a read-only token in the spectator's (/view/<token>…,
+    which name no table: views/tables.py). At home the pages hold no key, and only the join page a token."""
     from .scope import SPECTATOR_ENDPOINTS
 
+    if request.endpoint in TOKEN_PAGES:
+        return False
+    if not current_app.config.get("HOSTED") or request.endpoint in SPECTATOR_ENDPOINTS:
+        return True
+    table = g.get("table")
+    return table is not None and request.path.startswith(f"/t/{table.key}/")  # the path below the mount
+
+
+def compressible(response: Response) -> bool:
     return (response.status_code == 200 and not response.direct_passthrough
             and "Content-Encoding" not in response.headers and response.mimetype in PAGE_TYPES
-            and not current_app.config.get("HOSTED")
-            and request.endpoint not in SPECTATOR_ENDPOINTS | TOKEN_PAGES | {"static"}
+            and request.endpoint != "static" and secrets_in_address()
             and response.content_length is not None and response.content_length >= SMALLEST)
 
 
