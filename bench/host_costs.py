@@ -2,7 +2,7 @@
 server process's own user + system time), bytes over the wire as a phone asks (gzip, br), and from
 those the tables one core serves and the cores 10,000 active tables need.
 
-    python bench/host_costs.py [--rounds N] [--each N] [--latency-saves N]
+    python bench/host_costs.py [--rounds N] [--each N] [--latency-saves N] [--hosted]
 
 A table: two phones and a spectator following a match, a hand every 90 s. Per table and hour that is
 40 saves by the page script (each answered with the step from the version its page shows: the board,
@@ -228,17 +228,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--each", type=int, default=40)
     parser.add_argument("--latency-saves", type=int, default=16, help="saves timed from save to follower")
+    parser.add_argument("--hosted", action="store_true", help="a public host's server (FLASK_HOSTED=1), one table on it")
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="gin-host-"))
-    with Server(folder / "ledger.sqlite", threads=4) as server, Bare(folder) as bare:
+    env = {"FLASK_HOSTED": "1"} if options.hosted else {}
+    with Server(folder / "ledger.sqlite", threads=4, env=env) as server, Bare(folder) as bare:
         phone = Phone(server.port)
         answer, data, _ = phone.ask("GET", "/")
         token = hidden(decoded(answer, data), "csrf_token")
+        table = ""  # where the table's pages are: under /t/<key> on a hosted server
+        if options.hosted:
+            answer, _, _ = phone.ask("POST", "/tables", urlencode({"csrf_token": token, "table_name": "Bench"}).encode())
+            table = answer.getheader("Location").split("ledger.example", 1)[-1].rstrip("/")
+            answer, data, _ = phone.ask("GET", f"{table}/")
+            token = hidden(decoded(answer, data), "csrf_token")
         doc = long_match(13, seed=5)
         doc["rules"]["target"] = 1_000_000
-        answer, _, _ = phone.ask("POST", "/import", urlencode({"csrf_token": token, "text": json.dumps(doc)}).encode())
+        answer, _, _ = phone.ask("POST", f"{table}/import", urlencode({"csrf_token": token, "text": json.dumps(doc)}).encode())
         match = answer.getheader("Location").rsplit("/", 1)[1]
-        page = f"/matches/{match}"
+        page = f"{table}/matches/{match}"
         answer, data, first_html = phone.ask("GET", page)
         html = decoded(answer, data)
         assets = re.findall(r'(?:href|src)="(/static/[^"]+\?v=[^"]+)"', html)
@@ -254,8 +262,8 @@ def main(argv: list[str]) -> int:
         def fresh_match():
             """Saves go to a match of 13 hands again each round: a table's match, not one of hundreds."""
             nonlocal saves_page, tag, previous, spectator_live
-            answer, _, _ = phone.ask("POST", "/import", urlencode({"csrf_token": token, "text": json.dumps(doc)}).encode())
-            saves_page = "/matches/" + answer.getheader("Location").rsplit("/", 1)[1]
+            answer, _, _ = phone.ask("POST", f"{table}/import", urlencode({"csrf_token": token, "text": json.dumps(doc)}).encode())
+            saves_page = f"{table}/matches/" + answer.getheader("Location").rsplit("/", 1)[1]
             answer, data, _ = phone.ask("GET", f"{saves_page}/join")
             spectator_live = "/view/" + re.search(r"/view/([A-Za-z0-9_-]+)", decoded(answer, data)).group(1) + "/live"
             answer, _, _ = phone.ask("GET", f"{saves_page}/live")
@@ -350,7 +358,8 @@ def main(argv: list[str]) -> int:
     per_hour = table_hour(SCRIPT_POLL)
     css_cost, manifest_cost = cost["static GET of the stylesheet"], cost["static GET of the manifest"]
     bare_css = cost[BARE_STATIC]
-    print("server: waitress, 4 threads (Gin Ledger, and the bare app on one of its own)")
+    print("server: waitress, 4 threads (Gin Ledger" + (", hosted: FLASK_HOSTED=1, one table" if options.hosted else "")
+          + ", and the bare app on one of its own)")
     print()
     print("| request | server CPU (ms) | ratio |")
     print("|---|---:|---|")

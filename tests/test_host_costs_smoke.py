@@ -23,3 +23,13 @@ def test_host_costs_smoke_prints_each_cost_the_model_and_the_follow_latency():
     assert "polls per table per hour: 3,600 " in out  # two phones every 2.5 s, the spectator every 5 s
     assert re.search(r"memory per table, .*: \d+ KB once its pages are opened .*, \d+ KB more for each saved hand", out)
     assert re.search(r"the page cache holds the newest \d+ s of saved hands", out)
+
+
+def test_host_costs_smoke_on_a_hosted_server_weighs_a_tables_pages():
+    """--hosted: the same costs for one table under /t/<key>/, whose pages are compressed too."""
+    done = subprocess.run([sys.executable, "bench/host_costs.py", "--hosted", "--rounds", "1", "--each", "2",
+                           "--latency-saves", "1"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "hosted: FLASK_HOSTED=1, one table" in done.stdout
+    assert re.search(r"first visit of a 13-hand match page .*: \d+\.\d KB", done.stdout)
+    assert re.search(r"saved hand by the page script, over the wire: \d+\.\d KB", done.stdout)
