@@ -8,10 +8,11 @@ A table: two phones and a spectator following a match, a hand every 90 s. Per ta
 40 saves by the page script (each answered with the step from the version its page shows: the board,
 the new row, the next hand's state), the follow's polls at the pages' pace (views/following.py: every
 2.5 s on each phone, every 5 s on the spectator's page, 2 x 1,440 + 720; all but the ones after a save
-"nothing new", asked as the script asks: X-Sheet, an empty 200 on a kept connection), after each save the step for the other phone (kept by the save) and for the spectator (read-only,
-drawn), and 6 page views (each device opens the match about twice). A follower is one version behind a
-hand saved every 90 s, so its answer is the step; the whole live fragment (a page further behind), and a
-save answered with it, are measured beside.
+"nothing new", asked as the script asks: X-Sheet, an empty 200 on a kept connection), after each save the
+step for the other phone (kept by the save) and for the spectator (read-only, drawn), and 6 page views
+(each device opens the match about twice). A follower is one version behind a hand saved every 90 s, so
+its answer is the step; the whole live fragment (a page further behind), and a save answered with it,
+are measured beside.
 
 Beside Gin Ledger, on a second waitress, the floor under a save: a bare Flask + Flask-WTF + sqlite3 app of
 the same shape (bench/bare_app.py) and its static GET of the same stylesheet. Each cost is the median of
@@ -271,12 +272,16 @@ def main(argv: list[str]) -> int:
 
         saves_page, spectator_live = page, None
 
+        def hand_form() -> bytes:
+            """The hand form as the page sends it: Ana scores 3, a new one-time id."""
+            return urlencode({"csrf_token": token, "form_id": secrets.token_urlsafe(12), "winner": "Ana",
+                              "points": "3"}).encode()
+
         def save(shown: bool = True):
             """As the page script saves: X-Sheet names the version its live region shows (without it, as a
             page further behind: the whole live region)."""
             nonlocal tag, previous
-            body = urlencode({"csrf_token": token, "form_id": secrets.token_urlsafe(12), "winner": "Ana",
-                              "points": "3"}).encode()
+            body = hand_form()
             answer, data, wire = phone.ask("POST", f"{saves_page}/hands", body, {
                 "X-Requested-With": "fetch", "X-Answer": "fragment", **({"X-Sheet": tag} if shown else {})})
             assert answer.status == 200 and answer.getheader("X-Answer") == "fragment", answer.status
@@ -289,8 +294,7 @@ def main(argv: list[str]) -> int:
         def redirected_save():
             """Without the page script: Post/Redirect/Get, the POST and the new page it leads to (drawn)."""
             nonlocal tag, previous
-            body = urlencode({"csrf_token": token, "form_id": secrets.token_urlsafe(12), "winner": "Ana",
-                              "points": "3"}).encode()
+            body = hand_form()
             answer, _, _ = phone.ask("POST", f"{saves_page}/hands", body)
             assert answer.status in (302, 303), answer.status
             answer, _, _ = phone.ask("GET", answer.getheader("Location").split("#")[0])

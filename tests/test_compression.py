@@ -3,13 +3,11 @@ compressed page's CSRF token masked per response (BREACH); pages that hold an un
 read-only token its address does not hold, a hosted server's list of tables) are sent as they are."""
 import brotli
 import gzip
-import json
 import re
 
 import pytest
-from webutil import case, hidden, import_match
+from webutil import case, hidden, hosted_app, import_match, start_table
 
-from app import create_app
 from views import csrf
 
 pytestmark = pytest.mark.sqlite_only  # compression of what is sent: the database is incidental
@@ -65,11 +63,8 @@ def test_a_compressed_page_masks_its_csrf_token_per_response_and_each_still_work
 
 def hosted_table(tmp_path):
     """A hosted server's test client and the address of a table started on it."""
-    hosted = create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "k", "HOSTED": True},
-                        instance_path=str(tmp_path / "h")).test_client()
-    page = hosted.get("/").get_data(as_text=True)
-    table = hosted.post("/tables", data={"csrf_token": hidden(page, "csrf_token"), "table_name": "Club"})
-    return hosted, table.headers["Location"]
+    hosted = hosted_app(tmp_path).test_client()
+    return hosted, start_table(hosted, "Club")
 
 
 def test_the_join_page_naming_a_token_its_address_does_not_hold_is_never_compressed(client):
@@ -98,7 +93,7 @@ def test_a_hosted_tables_pages_hold_only_the_key_of_their_address_and_are_compre
     first, second = (hidden(body(hosted.get(home, headers={"Accept-Encoding": "br"})).decode(), "csrf_token")
                      for _ in range(2))
     assert first != second  # masked per response
-    match_id = import_match_hosted(hosted, home)
+    match_id = import_match(hosted, case("seed001-ana-ben"), home)
     join = hosted.get(f"/t/{key}/matches/{match_id}/join", headers={"Accept-Encoding": "gzip, br"})
     assert join.status_code == 200 and "Content-Encoding" not in join.headers
     token = join.get_data(as_text=True).split("/view/")[1].split('"')[0]
@@ -116,9 +111,3 @@ def test_a_hosted_servers_front_page_listing_the_tables_keys_is_never_compressed
     assert f"/t/{key}/" in front.get_data(as_text=True)  # the table this browser opened
     assert hosted.get(f"/t/{'x' * 22}/", headers={"Accept-Encoding": "br"}).status_code == 404
 
-
-def import_match_hosted(hosted, home: str) -> int:
-    token = hidden(hosted.get(home).get_data(as_text=True), "csrf_token")
-    answer = hosted.post(home + "import", data={"csrf_token": token, "text": json.dumps(case("seed001-ana-ben"))})
-    assert answer.status_code in (302, 303), answer.status_code
-    return int(answer.headers["Location"].split("#")[0].rstrip("/").rsplit("/", 1)[1])

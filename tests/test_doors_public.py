@@ -7,28 +7,14 @@
 - table creation was unthrottled.
 """
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from werkzeug.security import generate_password_hash
 
 from app import create_app
-from webutil import hidden
+from webutil import hidden, hosted_app, start_table
 
 from views import access
-
-
-def hosted_app(tmp_path, **config):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "ledger.sqlite"), "SECRET_KEY": "k",
-                       "HOSTED": True, "TABLE_STARTS_PER_MINUTE": 50, **config},
-                      instance_path=str(tmp_path / "instance"))
-
-
-def start_table(client, name: str) -> str:
-    page = client.get("/").get_data(as_text=True)
-    answer = client.post("/tables", data={"csrf_token": hidden(page, "csrf_token"), "table_name": name})
-    assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
-    return urlsplit(answer.headers["Location"]).path
 
 
 def set_passphrase(client, table: str, phrase: str) -> None:

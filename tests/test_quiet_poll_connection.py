@@ -4,7 +4,6 @@ Waitress 3.0.2 closes a connection after any response without a Content-Length, 
 follow by If-None-Match cost a new connection every few seconds, on the phone and on the server. The
 script names the version it shows in X-Sheet, and "nothing new" is an empty 200 with Content-Length: 0."""
 import http.client
-import json
 
 import pytest
 

@@ -2,6 +2,7 @@
 import json
 import re
 from html import unescape
+from urllib.parse import urlsplit
 
 from casefiles import case  # noqa: F401  (the helpers below and the tests use it)
 
@@ -13,10 +14,27 @@ def hidden(html: str, name: str) -> str:
     return unescape(match.group(1))
 
 
-def import_match(client, doc: dict) -> int:
-    """Import through the home page's form; returns the new match's id."""
+def hosted_app(tmp_path, **config):
+    """The app as a public host runs it (FLASK_HOSTED=1), on a database in `tmp_path`."""
+    from app import create_app
+
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "ledger.sqlite"), "SECRET_KEY": "k",
+                       "HOSTED": True, "TABLE_STARTS_PER_MINUTE": 50, **config},
+                      instance_path=str(tmp_path / "instance"))
+
+
+def start_table(client, name: str) -> str:
+    """Start a table on a hosted server's front page; returns its address, /t/<key>/."""
     page = client.get("/").get_data(as_text=True)
-    response = client.post("/import", data={"csrf_token": hidden(page, "csrf_token"), "text": json.dumps(doc)})
+    answer = client.post("/tables", data={"csrf_token": hidden(page, "csrf_token"), "table_name": name})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
+    return urlsplit(answer.headers["Location"]).path
+
+
+def import_match(client, doc: dict, table: str = "/") -> int:
+    """Import through the home page's form (of the hosted `table`, /t/<key>/); returns the new match's id."""
+    page = client.get(table).get_data(as_text=True)
+    response = client.post(f"{table}import", data={"csrf_token": hidden(page, "csrf_token"), "text": json.dumps(doc)})
     assert response.status_code == 302, response.get_data(as_text=True)
     return int(response.headers["Location"].rsplit("/", 1)[1])
 

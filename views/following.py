@@ -9,8 +9,8 @@ from .db import get_db, match_cache
 from .i18n import page_gettext as gettext
 from .match_page import render_broken
 from .forms import new_form_id
-from .quiet_polls import unchanged
 from .pages import blank, kept_part, kept_page, note, noted, per_request
+from .quiet_polls import not_modified, unchanged
 from .scope import table_id
 from .sheet import sheet_context, sheet_rows
 from models import storage
@@ -118,7 +118,7 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     asked = request.headers.get("If-None-Match", "")
     shown = request.headers.get("X-Sheet", asked).strip()  # the page script's poll names what it shows
     if tag in asked:
-        return make_response("", 304, {"ETag": tag, "Cache-Control": "no-cache"})
+        return make_response("", 304, not_modified(tag))
     if shown == tag:  # nothing new, answered as views/quiet_polls.py answers it before Flask
         return make_response("", 200, unchanged(tag))
     stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())

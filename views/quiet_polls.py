@@ -81,12 +81,17 @@ class QuietPolls:
             if match or view:
                 tag = self.current_tag(match, view)
                 if tag is not None and sent and tag in (part.strip() for part in sent.split(",")):
-                    start_response("304 Not Modified", [("ETag", tag), ("Cache-Control", "no-cache")])
+                    start_response("304 Not Modified", not_modified(tag))
                     return [b""]
                 if tag is not None and shown and shown.strip() == tag:
                     start_response("200 OK", unchanged(tag))
                     return [b""]
         return self.wsgi_app(environ, start_response)
+
+
+def not_modified(tag: str) -> list[tuple[str, str]]:
+    """The headers of a 304 for If-None-Match `tag` (views/following.py answers the same)."""
+    return [("ETag", tag), ("Cache-Control", "no-cache")]
 
 
 def unchanged(tag: str) -> list[tuple[str, str]]:
