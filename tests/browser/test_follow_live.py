@@ -62,6 +62,14 @@ def sheet_rows(page) -> list[str]:
     return page.eval_on_selector_all(".sheet tbody tr", "rows => rows.map(r => r.id + '|' + r.innerText.trim())")
 
 
+def live_region(page) -> list[str]:
+    """What the live region shows: the board's and the sheet's text (totals, next dealer, undo button,
+    settlements) and the race pictures' titles and lines."""
+    return page.eval_on_selector_all("#live [data-region=board], #live [data-region=sheet]", """els => els.map(e =>
+        e.innerText.trim() + "|" + [...e.querySelectorAll("svg title, svg polyline")].map(
+            t => t.textContent + (t.getAttribute("points") || "")).join("/"))""")
+
+
 def test_the_step_keeps_the_pages_own_rows_and_ends_as_a_page_drawn_anew(browser, server, case):
     """The saving phone and the other phone get only the new row (a step, data-from); what they then show
     is what a reload of the match draws, hand after hand."""
@@ -83,4 +91,5 @@ def test_the_step_keeps_the_pages_own_rows_and_ends_as_a_page_drawn_anew(browser
         expect(b.locator(f"#hand-{number}")).to_be_visible(timeout=30_000)
         fresh.goto(match_url)
         assert sheet_rows(a) == sheet_rows(fresh) == sheet_rows(b)
+        assert live_region(a) == live_region(fresh) == live_region(b)
     assert steps == {"a": 2, "b": 2}
