@@ -41,11 +41,14 @@ def test_a_long_race_is_drawn_with_at_most_one_point_a_unit_of_width():
 
 @pytest.mark.parametrize("last", [0, 98, 250, 999, 1000, 9041, 123456, 1000000])
 def test_an_end_value_is_written_whole_inside_the_picture(last):
-    """A value is written right of its line's end; a long one (a 1,000-hand match's 9041) makes room
-    for itself, or its last digits would be cut off at the edge and it would read as another number."""
+    """A value ends at the picture's right edge, right-aligned, and the lines stop short of it by the
+    widest font's digits and a gap; a long one (a 1,000-hand match's 9041) makes room for itself, or its
+    first digits would be drawn over its line (and cut off at the edge, it would read as another number)."""
     drawn = plot({"A": [0, last // 2, last], "B": [0, 1, 2]}, 100, end_values=True)
+    line_end = WIDTH - drawn.right
     for name, value in (("A", last), ("B", 2)):
         x, _ = drawn.labels[name]
-        assert x + DIGIT * len(str(value)) <= WIDTH
-    if len(str(last)) <= 3:  # the usual race keeps the usual picture
+        assert x < WIDTH
+        assert x - DIGIT * max(len(str(last)), 1) >= line_end + 7
+    if len(str(last)) <= 2:  # the usual race keeps the usual picture
         assert drawn.right == PAD

@@ -5,6 +5,7 @@ picture has a title and a text alternative for screen readers.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,7 +29,7 @@ class Plot:
     top: int
     bottom: int
     steps: int
-    labels: dict[str, tuple[float, float]]  # name -> where its final value is written, right of its line end
+    labels: dict[str, tuple[float, float]]  # name -> where its final value ends, at the right edge
     right: float = PAD  # the room right of the lines (right_pad)
 
 
@@ -40,24 +41,28 @@ def scale(values: list[int], low: int, high: int, steps: int, right: float = PAD
             for i, value in enumerate(values)]
 
 
-DIGIT = 7  # units of the viewBox a digit of an end value takes (12px bold, style.css; measured in Chromium)
+# Units of the viewBox a digit of an end value takes: 12px bold (style.css) in DejaVu Sans, the widest of
+# the system fonts a page may get (8.34 measured in Chromium; Roboto's and San Francisco's are narrower).
+DIGIT = 8.4
+VALUE_GAP, VALUE_EDGE = 7, 2  # from a line's end to its value, and from the value to the picture's edge
 
 
 def right_pad(values) -> float:
-    """Room right of the lines for their end values (`end_labels` writes them 7 units past the end):
-    the usual pad holds three digits; a longer value widens it, or its last digits would be cut off
-    at the picture's edge (a 1,000-hand match's 9041 read as 904)."""
+    """Room right of the lines for their end values, so that the widest font writes them between the
+    line's end and the picture's edge (`end_labels`): a value cut off at the edge reads as another number
+    (a 198 as 19)."""
     digits = max(len(str(value)) for value in values)
-    return PAD if digits <= 3 else 9 + DIGIT * digits + 2
+    return max(PAD, math.ceil(VALUE_GAP + DIGIT * digits + VALUE_EDGE))
 
 
 LABEL_GAP = 12  # px of the viewBox between two end values, so 103 and 98 never overprint
 
 
 def end_labels(ends: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-    """Each line's final value sits just right of its end; two ends close together are
-    pushed apart, because a race usually ends with the two lines near the target."""
-    placed = {name: [x + 7, y + 4] for name, (x, y) in ends.items()}
+    """Where each line's final value ends (it is written right-aligned there, `race_figure`): at the
+    picture's right edge, so that no font cuts it off there, beside its line's end; two ends close together
+    are pushed apart, because a race usually ends with the two lines near the target."""
+    placed = {name: [WIDTH - VALUE_EDGE, y + 4] for name, (x, y) in ends.items()}
     order = sorted(placed, key=lambda name: placed[name][1])
     for upper, lower in zip(order, order[1:]):
         short = LABEL_GAP - (placed[lower][1] - placed[upper][1])
@@ -140,7 +145,7 @@ def race_figure(race, p: Plot, players: tuple[str, str]) -> Markup:
     for index, name in enumerate(players, 1):
         x, y = p.labels[name]
         parts.append(f'  <polyline points="{p.lines[name]}" class="series s{index}" data-player="{escape(name)}"/>\n'
-                     f'  <text x="{x}" y="{y}" class="value s{index}" aria-hidden="true">{race.series[name][-1]}</text>\n')
+                     f'  <text x="{x}" y="{y}" text-anchor="end" class="value s{index}" aria-hidden="true">{race.series[name][-1]}</text>\n')
     if race.winner:
         x, y = p.ends[race.winner]
         parts.append(f'  <circle cx="{x}" cy="{y}" r="5" class="closed-marker" data-hand="{race.last_hand}"/>\n')
