@@ -44,6 +44,19 @@ def test_a_versioned_static_file_is_kept_a_year_compressed(client):
     assert again.status_code == 304
 
 
+def test_a_static_address_with_another_hash_is_asked_again_not_kept_a_year(client):
+    """One step of a rolling deploy: a page drawn by a newer process names its stylesheet's new hash, and
+    an older process answers with the file it has. That answer must not be kept a year under the new address."""
+    page = client.get("/").get_data(as_text=True)
+    stylesheet = page.split('href="/static/style.css?v=')[1].split('"')[0]
+    other = ("0" if stylesheet[0] != "0" else "1") + stylesheet[1:]
+    for address in (f"/static/style.css?v={other}", "/static/style.css"):
+        answer = client.get(address, headers={"Accept-Encoding": "br"})
+        assert answer.status_code == 200
+        assert answer.cache_control.no_cache and not answer.cache_control.immutable, address
+        assert answer.cache_control.max_age is None, address
+
+
 def test_a_compressed_page_masks_its_csrf_token_per_response_and_each_still_works(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     pages = [body(client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip, br"})).decode()

@@ -23,18 +23,26 @@ def file_version(path: str, mtime: float) -> str:
         return hashlib.sha256(stream.read()).hexdigest()[:10]
 
 
+def current_version(name: str) -> str:
+    path = os.path.join(current_app.static_folder, name)
+    return file_version(path, os.path.getmtime(path))
+
+
 def asset(name: str) -> str:
     """A static file's address with its content hash: cached for a year, never stale.
 
     Every page then loads its stylesheet and script from the phone's cache, so
     the hand page costs one request once the phone has seen the app.
     """
-    path = os.path.join(current_app.static_folder, name)
-    return url_for("static", filename=name, v=file_version(path, os.path.getmtime(path)))
+    return url_for("static", filename=name, v=current_version(name))
 
 
 def cache_versioned_static(response: Response) -> Response:
-    if request.endpoint == "static" and request.args.get("v") and response.status_code in (200, 304):
+    """A year's caching only for the address of the file as it is: a page drawn by a newer process (one
+    step of a rolling deploy ahead) may ask an older one for its hash, and whatever that older process
+    answers must not be kept a year under the new address; it is asked again next time, as unversioned."""
+    if (request.endpoint == "static" and request.args.get("v") and response.status_code in (200, 304)
+            and request.args["v"] == current_version(request.view_args["filename"])):
         response.cache_control.max_age = YEAR
         response.cache_control.public = True
         response.cache_control.no_cache = None
