@@ -179,6 +179,23 @@ def test_taking_a_draw_back_after_the_match_moved_on_is_refused(client):
     assert "changed on another phone" in text_of(refused) and hand_count(client, match_id) == 2
 
 
+def test_only_the_draw_just_saved_can_be_taken_back(client):
+    """The way back after a draw takes back that draw; asked for another hand at the current version (a
+    knock, or a draw that is not the last hand) it deletes nothing and says so."""
+    match_id = new_match(client)
+    saved = post_hand(client, match_id, draw="true", number="1")
+    back = carried_fields(client.get(saved.headers["Location"]).get_data(as_text=True), "Take the draw back")
+    post_hand(client, match_id, **KNOCK)
+    before = export(client, match_id)["hands"]
+    version = hidden(page_of(client, match_id), "version")
+    for number in (1, 2):  # the draw, no longer the last hand; the knock after it
+        refused = client.post(f"/matches/{match_id}/hands/{number}/take-back", data={**back, "version": version},
+                              follow_redirects=True)
+        assert f"Hand {number} is not the draw just saved; nothing was taken back." in text_of(refused)
+        assert "is taken back" not in text_of(refused)
+        assert export(client, match_id)["hands"] == before
+
+
 def test_an_undo_can_be_redone_once(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     before = export(client, match_id)["hands"]

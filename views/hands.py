@@ -13,7 +13,7 @@ from models import storage
 from models.changes import deletion_changes, without_hand
 from models.digits import read_count
 from models.entry import read_entry
-from models.hand import POINTS, Hand, most_points
+from models.hand import DRAW, POINTS, Hand, most_points
 from models.ledger import score_sheet
 from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
@@ -157,8 +157,14 @@ def way_back() -> dict | None:
 
 @bp.post("/matches/<int:match_id>/hands/<int:number>/take-back")
 def take_back(match_id: int, number: int):
+    """The way back offered after a draw: it takes back that draw, the last hand, and nothing else (any
+    other hand is deleted from its own page, which asks first and says what the deletion moves)."""
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    current = read_count(request.form.get("version"), VERSION_DIGITS) == stored.version  # else `remove` says stale
+    if current and (number != len(stored.match.hands) or stored.match.hands[number - 1].kind != DRAW):
+        flash(gettext("Hand %(number)s is not the draw just saved; nothing was taken back.", number=number), "error")
+        return redirect(sheet_url(stored.id))
     return remove(stored, number, gettext("The draw of hand %(number)s is taken back.", number=number))
 
 
