@@ -85,6 +85,29 @@ def backup_command(path: str) -> None:
                                     pages, path=path)))
 
 
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@with_appcontext
+def restore_command(path: str) -> None:
+    """Put a backup (from `flask backup`) back in place of the database, while the app keeps running."""
+    from flask import current_app
+
+    from models import storage
+    from models.address import POSTGRESQL, read_address
+    from models.errors import LedgerError
+
+    address = read_address(current_app.config["DATABASE"])
+    if address.engine == POSTGRESQL:
+        refuse(say(lambda: gettext("restore: the database is PostgreSQL: use pg_restore (pg_restore --clean -d "
+                                   "%(address)s %(path)s)", path=shlex.quote(path), address=shlex.quote(address.shown))))
+    try:
+        hands = storage.restore(address.target, path)
+    except (LedgerError, OSError, sqlite3.Error) as error:
+        refuse(say(lambda error=error: gettext("restore: %(reason)s; nothing was restored", reason=error)))
+    click.echo(say(lambda: ngettext("Restored %(path)s: the database holds %(num)d hand now",
+                                    "Restored %(path)s: the database holds %(num)d hands now", hands, path=path)))
+
+
 def rows_of(table: str, num: int) -> str:
     """How many rows of `table`, in words ("12 matches"); runs inside `say`."""
     if table == "play_table":
@@ -210,5 +233,6 @@ def register(app) -> None:
     app.cli.add_command(replay_command)
     app.cli.add_command(deadwood_command)
     app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
     app.cli.add_command(copy_db_command)
     app.cli.add_command(serve_command)

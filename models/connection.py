@@ -1,5 +1,5 @@
 """The database: a connection with the settings every connection needs, the schema brought up to
-date, a consistent snapshot for reads, the online backup, and the database's epoch.
+date, a consistent snapshot for reads, the online backup and its restore, and the database's epoch.
 
 The DATABASE setting is a file path (SQLite) or a `postgresql://` address (models/address.py); a
 connection of either engine takes the same SQL and answers the same rows (models/postgres.py), and
@@ -7,8 +7,9 @@ says which it is by its `dialect`. Only `begin_write` and `snapshot` differ betw
 
 The epoch is a random word kept in the file (table `epoch`). Every kept thing is keyed by it beside
 a match's version, and it changes whenever the file may hold another history than the one the
-versions counted: every start (a new file, a newer schema) and every time a server finds another
-file under its path (a restore, views/db.py). A restored file's versions can repeat numbers the
+versions counted: every start (a new file, a newer schema), every `restore` (which writes the
+backup in place: the file keeps its inode) and every time a server finds another file under its path
+(a backup moved into place, views/db.py). A restored file's versions can repeat numbers the
 running app already used for other contents; with a new epoch they are new keys.
 """
 from __future__ import annotations
@@ -16,13 +17,13 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from urllib.parse import quote
 
 from . import postgres, schema
 from .address import POSTGRESQL, SQLITE, dialect_of, read_address
-from .errors import DatabaseGone
+from .errors import DatabaseGone, NotALedger
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -166,3 +167,34 @@ def backup(source_path: str, target_path: str) -> int:
     finally:
         target.close()
         source.close()
+
+
+
+def restore(target_path: str, backup_path: str) -> int:
+    """A backup put back in place of the database, while servers keep it open: SQLite's online backup
+    API the other way, in one step, so a reader sees the database before or the backup whole.
+
+    The backup is first copied beside the database and brought up to the schema under a new epoch: the
+    restored file's versions repeat numbers the running servers kept pages for, and its epoch was theirs
+    when the backup was taken (a file restored in place keeps its inode, so views/db.py cannot tell).
+    Returns how many hands the database holds now."""
+    from .finished import refresh_finished
+
+    found = schema.file_version(backup_path)
+    if found == 0:
+        raise NotALedger(backup_path)
+    schema.refuse_newer(found, backup_path)
+    staged = f"{target_path}.restoring-{secrets.token_hex(4)}"
+    try:
+        with (closing(sqlite3.connect(f"file:{quote(os.path.abspath(backup_path))}?mode=ro", uri=True)) as source,
+              closing(connect_file(staged)) as copy):
+            source.backup(copy)
+            migrate(copy, backup_path)
+            refresh_finished(copy)
+            with closing(connect_file(target_path)) as target:
+                copy.backup(target)
+                return target.execute("SELECT count(*) FROM hand WHERE deleted IS NULL").fetchone()[0]
+    finally:
+        for leftover in (staged, staged + "-journal", staged + "-wal", staged + "-shm"):
+            if os.path.exists(leftover):
+                os.unlink(leftover)

@@ -207,6 +207,14 @@ class SchemaTooNew(LedgerError):
                          path=path, found=found, known=known)
 
 
+class NotALedger(LedgerError):
+    """A file given to `restore` that no Gin Ledger wrote (it has no schema version): nothing is restored."""
+
+    def __init__(self, path: str):
+        self.path = path
+        super().__init__("{path} is not a Gin Ledger database", path=path)
+
+
 class DatabaseGone(LedgerError):
     """The database file is not where it was (deleted or moved while the app runs).
 

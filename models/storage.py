@@ -1,6 +1,6 @@
 """The storage's public names in one import (`from models import storage`), each defined in its room:
 
-- models/connection.py: the connection, the schema brought up to date, snapshots, the backup, the epoch;
+- models/connection.py: the connection, the schema brought up to date, snapshots, the backup and restore, the epoch;
 - models/work.py: the unit of work, the one way a match is written;
 - models/matches.py: matches as kept, the lists, the writes about a whole match;
 - models/hand_rows.py, models/hand_writes.py: hands as rows in their places, every change to them;
@@ -9,9 +9,9 @@
 """
 from __future__ import annotations
 
-from .connection import BUSY_TIMEOUT_MS, backup, connect, epoch_of, immediate, migrate, new_epoch, now, open_ledger, snapshot  # noqa: F401
+from .connection import BUSY_TIMEOUT_MS, backup, connect, epoch_of, immediate, migrate, new_epoch, now, open_ledger, restore, snapshot  # noqa: F401
 from .errors import (DatabaseGone, HandAlreadySaved, MatchError, MatchNotOver, MatchOver, NoSuchMatch,  # noqa: F401
-                     NoSuchTable, PlayerProblem, SchemaTooNew, StaleMatch)
+                     NoSuchTable, NotALedger, PlayerProblem, SchemaTooNew, StaleMatch)
 from .finished import ENGINE_FILES, ENGINE_MODULES, engine_fingerprint, finished_at, refresh_finished  # noqa: F401
 from .hand_rows import HAND_COLUMNS, hand_from_row, hand_row, insert_hand, submission_key  # noqa: F401
 from .hand_writes import (DEVICE_MOST, OVER, RestoreChanges, Saved, add_hand, delete_hand,  # noqa: F401

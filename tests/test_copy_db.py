@@ -383,6 +383,21 @@ def test_backup_on_postgresql_says_to_use_pg_dump(tmp_path):
         schema.drop()
 
 
+def test_restore_on_postgresql_says_to_use_pg_restore(tmp_path):
+    schema = Schema()
+    try:
+        app = create_app(config(schema.url))
+        given = tmp_path / "gin copy.dump"
+        given.write_bytes(b"PGDMP")
+        done = app.test_cli_runner().invoke(args=["restore", str(given)])
+        db.close_app(app)
+        assert done.exit_code == 2 and done.stdout == ""
+        assert done.stderr == (f"restore: the database is PostgreSQL: use pg_restore (pg_restore --clean -d "
+                               f"'{schema.url}' '{given}')\n")
+    finally:
+        schema.drop()
+
+
 def test_backup_on_postgresql_never_shows_the_password(tmp_path):
     schema = Schema()
     try:
