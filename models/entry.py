@@ -8,6 +8,7 @@ from __future__ import annotations
 from .cards import MOST_HELD, Card, CardError, parse_card, parse_cards
 from .errors import N_, MatchError, Message
 from .hand import MAX_DEADWOOD, Hand, HandKind, knock_limit
+from .names import which_player
 from .rules import LARGEST, Rules, is_integer
 
 KNOCK_KEYS = {"knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "upcard", "cards"}
@@ -95,10 +96,10 @@ def knock_limit_reason(kd: int, limit: int, rules: Rules, upcard: str | None) ->
 def read_player(raw: dict, key: str, players: tuple[str, str]) -> str:
     if key not in raw:
         raise MatchError(key, N_("missing"))
-    name = raw[key]
-    if name not in players:
+    name = which_player(raw[key], players)
+    if name is None:
         raise MatchError(key, N_("{name!r} is not a player of this match ({first} or {second})"),
-                         name=name, first=players[0], second=players[1])
+                         name=raw[key], first=players[0], second=players[1])
     return name
 
 

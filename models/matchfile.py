@@ -13,7 +13,7 @@ from .entry import read_hand
 from .errors import N_, MatchError
 from .ledger import Sheet, score_sheet
 from .match import FORMATS, Match
-from .names import codes, identity, refused_characters
+from .names import codes, identity, refused_characters, which_player
 from .rules import rules_from
 
 MAX_NAME = 40
@@ -96,9 +96,9 @@ def read_format(doc: dict) -> str:
 
 
 def read_first_dealer(doc: dict, players: tuple[str, str]) -> str:
-    dealer = doc.get("first_dealer", players[0])
-    if not isinstance(dealer, str) or dealer not in players:
-        raise MatchError("first_dealer", N_("{dealer!r} is not one of the players"), dealer=dealer)
+    dealer = which_player(doc.get("first_dealer", players[0]), players)
+    if dealer is None:
+        raise MatchError("first_dealer", N_("{dealer!r} is not one of the players"), dealer=doc["first_dealer"])
     return dealer
 
 

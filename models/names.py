@@ -81,6 +81,14 @@ def identity(name: str) -> str:
     return unicodedata.normalize("NFC", folded)
 
 
+def which_player(name: object, players: tuple[str, str]) -> str | None:
+    """The player of `players` that `name` names, as the match spells them (MATCHFILE.md: "ana" in a hand
+    is the match's "Ana"); None for anything else, a name or not."""
+    if not isinstance(name, str):
+        return None
+    return next((player for player in players if identity(player) == identity(name)), None)
+
+
 def skeleton(name: str) -> str:
     """How a name looks: its identity without accents, other scripts' look-alike letters as Latin ones."""
     plain = "".join(char for char in unicodedata.normalize("NFKD", identity(name))

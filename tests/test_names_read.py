@@ -1,6 +1,7 @@
 """One reader of names for every kind of name (issue 25): NUL and control characters were stored in
 table, match, preset and device names; U+202E in a player's name reversed the heading; "A\u200bna"
 and "Ana" were two players who look the same."""
+import json
 from html import unescape
 
 import pytest
@@ -76,3 +77,42 @@ def test_plain_text_exports_put_each_name_between_isolates(client):
     assert "\u2068\u05e9\u05e8\u05d4\u2069" in text and "\u2068Ben\u2069" in text
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert '<h1 class="match-title"><bdi>\u05e9\u05e8\u05d4</bdi>' in page
+
+
+SPELLINGS = [("ana", "ZOË"), ("ANA", "zoe\u0308"), ("Ana", "Zoe\u0308"), ("a\u200bna", "zoë")]
+
+
+@pytest.mark.parametrize("ana, zoe", SPELLINGS)
+def test_a_match_file_names_a_player_in_any_spelling_of_that_person(ana, zoe):
+    """MATCHFILE.md: two names are the same player when they match after NFC, case folding and collapsed
+    white space. A hand's knocker or winner and the first dealer are read so, and scored as the match's own."""
+    from models.matchfile import replay
+
+    def match(one: str, two: str) -> dict:
+        return {"players": ["Ana", "Zoë"], "first_dealer": two,
+                "hands": [{"knocker": one, "knocker_deadwood": 2, "opponent_deadwood": 30},
+                          {"winner": two, "points": 12}, {"knocker": two, "knocker_deadwood": 9, "opponent_deadwood": 4}]}
+
+    assert replay(json.dumps(match(ana, zoe))) == replay(json.dumps(match("Ana", "Zoë")))
+
+
+def test_an_import_stores_a_hand_under_the_match_s_own_spelling(client):
+    from webutil import export, import_match
+    doc = {"players": ["Ana", "Zoë"], "first_dealer": "zoe\u0308", "hands": [
+        {"knocker": "ANA", "knocker_deadwood": 2, "opponent_deadwood": 30}, {"winner": "zoë", "points": 12}]}
+    match_id = import_match(client, doc)
+    assert export(client, match_id)["first_dealer"] == "Zoë"
+    assert [hand.get("knocker") or hand.get("winner") for hand in export(client, match_id)["hands"]] == ["Ana", "Zoë"]
+
+
+@pytest.mark.parametrize("other", ["Anna", "An a", 5, None, ["Ana"]])
+def test_a_name_of_no_player_is_still_refused_naming_the_field(other):
+    from models.errors import MatchError
+    from models.matchfile import replay
+    with pytest.raises(MatchError) as refused:
+        replay(json.dumps({"players": ["Ana", "Ben"],
+                           "hands": [{"knocker": other, "knocker_deadwood": 2, "opponent_deadwood": 30}]}))
+    assert refused.value.hand == 1 and refused.value.field == "knocker"
+    with pytest.raises(MatchError) as refused:
+        replay(json.dumps({"players": ["Ana", "Ben"], "first_dealer": other}))
+    assert refused.value.field == "first_dealer"
