@@ -81,6 +81,28 @@ def test_a_stale_insert_changes_nothing(client):
     assert len(export(client, match_id)["hands"]) == 7
 
 
+def test_a_page_that_names_a_hand_another_phone_took_away_is_told_the_match_changed(client):
+    """A phone's page of hand 6 (its edit, its delete, an insert before it) after the other phone deleted
+    hand 6: what it posts is stale, and it is told so and sent to the match, not given a bare 404."""
+    match_id = import_match(client, case("seed001-ana-ben"))
+    edit = client.get(f"/matches/{match_id}/hands/6").get_data(as_text=True)
+    insert_page = client.get(f"/matches/{match_id}/hands/new?before=6").get_data(as_text=True)
+    stale = {"csrf_token": hidden(edit, "csrf_token"), "version": hidden(edit, "version")}
+    assert delete(client, match_id, 6).status_code in (302, 303)
+    hands = export(client, match_id)["hands"]
+    for path, data in ((f"/matches/{match_id}/hands/6", {**stale, "draw": "true"}),
+                       (f"/matches/{match_id}/hands/6/delete", stale),
+                       (f"/matches/{match_id}/hands/insert", {**stale, "form_id": hidden(insert_page, "form_id"),
+                                                              "before": "6", "draw": "true"})):
+        answer = client.post(path, data=data)
+        assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/matches/{match_id}"), path
+        shown = client.get(answer.headers["Location"]).get_data(as_text=True)
+        assert "This match changed on another phone; here it is now." in shown, path
+        assert export(client, match_id)["hands"] == hands
+    current = {"csrf_token": hidden(edit, "csrf_token"), "version": version_of(client, match_id)}
+    assert client.post(f"/matches/{match_id}/hands/6/delete", data=current).status_code == 404  # at this version
+
+
 def test_an_insert_that_would_end_the_match_before_its_last_hand_is_refused(client):
     match_id = import_match(client, case("full-hollywood-match"))
     before = export(client, match_id)

@@ -23,7 +23,7 @@ from models.errors import MatchError, Message
 from models.ledger import Sheet
 from models.names import read_name
 
-from .match_page import attach_error, hand_form_for, match_or_404
+from .match_page import attach_error, hand_form_for, match_or_404, no_such_hand
 from .scope import device_name, table_id
 from .sheet import hand_url, sheet_url
 from .words import line_summary
@@ -47,7 +47,7 @@ def before_or_404(stored: storage.StoredMatch, value) -> int:
     if before is None:
         abort(400, description=gettext("Say which hand it goes before."))
     if not 1 <= before <= len(stored.match.hands):
-        abort(404, description=gettext("There is no such hand in this match."))
+        no_such_hand(stored)
     return before
 
 

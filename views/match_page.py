@@ -2,16 +2,17 @@
 (kept whole per key with a fresh form, views/pages.py), and the page of a match that no longer folds."""
 from __future__ import annotations
 
-from flask import abort, render_template, url_for
+from flask import abort, render_template, request, url_for
 
 from .db import get_db, match_cache
-from .forms import HandForm, VersionForm, new_form_id
+from .forms import VERSION_DIGITS, HandForm, VersionForm, new_form_id
 # The page's catalogue, looked up once a request.
 from .i18n import page_gettext as gettext, translated, translated_reason
 from .pages import blank, kept_page
 from .scope import table_id
 from .sheet import sheet_context
 from models import storage
+from models.digits import read_count
 from models.errors import MatchError
 
 
@@ -32,7 +33,15 @@ def match_by_token_or_404(token: str) -> storage.StoredMatch:
 
 def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
     if not 1 <= number <= len(stored.match.hands):
-        abort(404, description=gettext("There is no such hand in this match."))
+        no_such_hand(stored)
+
+
+def no_such_hand(stored: storage.StoredMatch):
+    """A hand the request names is not in the match. A form posted from a page drawn at another version
+    (another phone took a hand away since) is told that the match changed, as every stale form is; else 404."""
+    if request.method == "POST" and read_count(request.form.get("version"), VERSION_DIGITS) not in (None, stored.version):
+        raise storage.StaleMatch(stored.id)
+    abort(404, description=gettext("There is no such hand in this match."))
 
 
 def attach_error(form, error: MatchError) -> None:
