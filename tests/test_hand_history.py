@@ -103,6 +103,16 @@ def test_a_page_that_names_a_hand_another_phone_took_away_is_told_the_match_chan
     assert client.post(f"/matches/{match_id}/hands/6/delete", data=current).status_code == 404  # at this version
 
 
+def test_an_insert_naming_two_places_is_refused(client):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    page = client.get(f"/matches/{match_id}/hands/new?before=1").get_data(as_text=True)
+    answer = client.post(f"/matches/{match_id}/hands/insert", data={
+        "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"),
+        "version": hidden(page, "version"), "before": ["1", "3"], "draw": "true"})
+    assert answer.status_code == 400 and "Say which hand it goes before." in answer.get_data(as_text=True)
+    assert len(export(client, match_id)["hands"]) == 6
+
+
 def test_an_insert_that_would_end_the_match_before_its_last_hand_is_refused(client):
     match_id = import_match(client, case("full-hollywood-match"))
     before = export(client, match_id)

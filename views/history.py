@@ -66,7 +66,8 @@ def new_before(match_id: int):
 @bp.post("/matches/<int:match_id>/hands/insert")
 def insert(match_id: int):
     stored = match_or_404(match_id)
-    before = before_or_404(stored, request.form.get("before"))
+    named = request.form.getlist("before")  # one hand, or the page is not one of ours: said as missing
+    before = before_or_404(stored, named[0] if len(named) == 1 else None)
     form = HandForm()
     form.set_players(stored.match.players)
     if not form.validate_on_submit():
