@@ -214,3 +214,27 @@ def test_the_big_screen_follows_the_match_to_its_end(page, browser, server):
         check_one_screen(page, 6)
     finally:
         context.close()
+
+
+# Each game's box on a phone holds what it says; the money's and the settlements' tables fit the width.
+HELD = """() => [...document.querySelectorAll('.board .game')].flatMap(game => {
+  const box = game.getBoundingClientRect();
+  return [...game.querySelectorAll('*')].filter(part => { const b = part.getBoundingClientRect();
+    return b.width && (b.left < box.left - .5 || b.right > box.right + .5); })
+    .map(part => `${part.className}: ${part.textContent.trim()}`);
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "sk", "sq"])
+def test_on_a_phone_a_finished_staked_match_fits_in_every_language(page, matches, lang):
+    """360 x 740: the big screen's boxes of won games (their scores, boxes and result badge), the money's
+    table with two long names ("Bartholomew platí, Alexandra dostává") and the settlements' net rows stay
+    inside the screen and their boxes, on the big screen, the match page, the whole sheet and the
+    spectator's view."""
+    for path in (f"/matches/{matches['finished']}/big", f"/matches/{matches['finished']}",
+                 f"/matches/{matches['finished']}/sheet", matches["view"], f"/matches/{matches['playing']}/big"):
+        page.goto(f"{path}?lang={lang}")
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), \
+            (path, page.evaluate("[document.documentElement.scrollWidth, innerWidth]"))
+        assert page.evaluate(HELD) == [], path
