@@ -75,3 +75,27 @@ def test_the_english_big_gin_tile_keeps_its_look(page, match_id):
       const r = range.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
     assert words[0] >= check_right and words[1] < check_bottom, (words, big)
     assert {round(t["tile"][3] - t["tile"][1]) for t in drawn} == {44}, drawn
+
+
+# Each select of "Adjust rules" and the words of each of its choices, measured in the select's own font.
+SELECTS = """() => { const canvas = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('details.rules select')].flatMap(select => {
+    const style = getComputedStyle(select);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - 24;  // the native arrow's side
+    return [...select.options].map(option => ({id: select.id, text: option.text, width: canvas.measureText(option.text).width, room}));
+  });
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rule_choice_is_read_whole_in_its_select(page, lang):
+    """New match, "Adjust rules", at 360 x 740: a choice's words fit its select beside the arrow (they were
+    cut under it: "podle předvolby", "a knock with 1 o…")."""
+    page.goto(f"/matches/new?lang={lang}")
+    page.locator("details.rules summary").click()
+    choices = page.evaluate(SELECTS)
+    assert len({choice["id"] for choice in choices}) == 6, choices
+    cut = [choice for choice in choices if choice["width"] > choice["room"]]
+    assert not cut, f"{lang}: {cut}"
+
