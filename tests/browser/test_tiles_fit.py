@@ -99,3 +99,16 @@ def test_every_rule_choice_is_read_whole_in_its_select(page, lang):
     cut = [choice for choice in choices if choice["width"] > choice["room"]]
     assert not cut, f"{lang}: {cut}"
 
+
+TARGETS = """() => [...document.querySelectorAll('summary, .navlink')].filter(e => e.offsetParent !== null)
+  .map(e => { const b = e.getBoundingClientRect(); return {text: e.textContent.trim(), width: b.width, height: b.height}; })"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_summaries_and_header_links_are_taps_of_44_px(page, match_id, lang):
+    """A <summary> ("Adjust rules", "Rules of this match") was 25 px tall, Albanian's "Dil" (log out) 23 px
+    wide: every one is a tap target at least 44 x 44 px."""
+    for path in ("/matches/new", f"/matches/{match_id}", "/players"):
+        page.goto(f"{path}?lang={lang}")
+        small = [target for target in page.evaluate(TARGETS) if target["width"] < 44 or target["height"] < 44]
+        assert not small, f"{lang} {path}: {small}"
