@@ -169,7 +169,6 @@ def backup(source_path: str, target_path: str) -> int:
         source.close()
 
 
-
 def restore(target_path: str, backup_path: str) -> int:
     """A backup put back in place of the database, while servers keep it open: SQLite's online backup
     API the other way, in one step, so a reader sees the database before or the backup whole.
