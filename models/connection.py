@@ -177,8 +177,6 @@ def restore(target_path: str, backup_path: str) -> int:
     restored file's versions repeat numbers the running servers kept pages for, and its epoch was theirs
     when the backup was taken (a file restored in place keeps its inode, so views/db.py cannot tell).
     Returns how many hands the database holds now."""
-    from .finished import refresh_finished
-
     found = schema.file_version(backup_path)
     if found == 0:
         raise NotALedger(backup_path)
@@ -188,11 +186,9 @@ def restore(target_path: str, backup_path: str) -> int:
         with (closing(sqlite3.connect(f"file:{quote(os.path.abspath(backup_path))}?mode=ro", uri=True)) as source,
               closing(connect_file(staged)) as copy):
             source.backup(copy)
-            migrate(copy, backup_path)
-            refresh_finished(copy)
-            with closing(connect_file(target_path)) as target:
-                copy.backup(target)
-                return target.execute("SELECT count(*) FROM hand WHERE deleted IS NULL").fetchone()[0]
+        with closing(open_ledger(staged)) as copy, closing(connect_file(target_path)) as target:
+            copy.backup(target)
+            return target.execute("SELECT count(*) FROM hand WHERE deleted IS NULL").fetchone()[0]
     finally:
         for leftover in (staged, staged + "-journal", staged + "-wal", staged + "-shm"):
             if os.path.exists(leftover):

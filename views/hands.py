@@ -18,7 +18,8 @@ from models.ledger import score_sheet
 from .i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
-from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match
+from .match_page import (attach_error, hand_form_for, hand_number_or_404, match_or_404,
+                         render_match, request_version)
 from .following import note_moved_on, saved_answer
 from .scope import device_name, table_id
 from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
@@ -161,7 +162,7 @@ def take_back(match_id: int, number: int):
     other hand is deleted from its own page, which asks first and says what the deletion moves)."""
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
-    current = read_count(request.form.get("version"), VERSION_DIGITS) == stored.version  # else `remove` says stale
+    current = request_version() == stored.version  # else `remove` says stale
     if current and (number != len(stored.match.hands) or stored.match.hands[number - 1].kind != DRAW):
         flash(gettext("Hand %(number)s is not the draw just saved; nothing was taken back.", number=number), "error")
         return redirect(sheet_url(stored.id))

@@ -36,10 +36,15 @@ def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
         no_such_hand(stored)
 
 
+def request_version() -> int | None:
+    """The version the posted page was drawn at; None for a missing or unreadable one."""
+    return read_count(request.form.get("version"), VERSION_DIGITS)
+
+
 def no_such_hand(stored: storage.StoredMatch):
     """A hand the request names is not in the match. A form posted from a page drawn at another version
     (another phone took a hand away since) is told that the match changed, as every stale form is; else 404."""
-    if request.method == "POST" and read_count(request.form.get("version"), VERSION_DIGITS) not in (None, stored.version):
+    if request.method == "POST" and request_version() not in (None, stored.version):
         raise storage.StaleMatch(stored.id)
     abort(404, description=gettext("There is no such hand in this match."))
 
