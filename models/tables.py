@@ -59,6 +59,8 @@ def table_of_view_token(conn: sqlite3.Connection, token: str) -> Table:
 
 def tables_by_keys(conn: sqlite3.Connection, keys: list[str]) -> list[Table]:
     """The tables a browser remembers, in its order; keys no longer kept here drop out."""
+    if not keys:  # PostgreSQL refuses an empty IN ()
+        return []
     marks = ",".join("?" * len(keys))  # only "?" placeholders are formatted in; the keys are bound parameters
     rows = conn.execute(f"SELECT * FROM play_table WHERE key IN ({marks})", keys)  # nosec B608
     found = {table.key: table for table in map(table_from, rows)}
