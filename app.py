@@ -21,10 +21,21 @@ from views import serving
 from models import caches
 from models.address import SQLITE, read_address
 from models.caches import MB
-from models.errors import DatabaseRefused
+from models.errors import DatabaseRefused, LedgerError
 from models.match_cache import MatchCache
 
 csrf = CSRFProtect()
+
+
+class StartRefused(SystemExit):
+    """What stops the app at its start (a database it cannot use, a newer Gin Ledger's, a damaged file).
+
+    A SystemExit, so whoever started it (flask run, a flask command, waitress-serve --call) prints the
+    one English sentence and exits, never a traceback; `reason` is the LedgerError it says."""
+
+    def __init__(self, reason: LedgerError):
+        self.reason = reason
+        super().__init__(f"Gin Ledger cannot start: {reason}")
 
 
 def secret_key(instance_path: str) -> str:
@@ -108,7 +119,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     try:
         address = read_address(app.config["DATABASE"])
     except DatabaseRefused as refused:
-        raise refused.given_as("FLASK_DATABASE") from None
+        raise StartRefused(refused.given_as("FLASK_DATABASE")) from None
     if address.engine == SQLITE:
         os.makedirs(os.path.dirname(os.path.abspath(address.target)), exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -120,7 +131,9 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     try:
         db.init_app(app)
     except DatabaseRefused as refused:  # a server that does not answer
-        raise refused.given_as("FLASK_DATABASE") from None
+        raise StartRefused(refused.given_as("FLASK_DATABASE")) from None
+    except LedgerError as refused:  # a newer Gin Ledger's file, a damaged one
+        raise StartRefused(refused) from None
     from views.quiet_polls import QuietPolls
 
     serving.inside_host_check(app, lambda inner: QuietPolls(inner, app, bool(app.config.get("HOSTED"))))

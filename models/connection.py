@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from . import postgres, schema
 from .address import POSTGRESQL, SQLITE, dialect_of, read_address
-from .errors import DatabaseGone, NotALedger
+from .errors import DatabaseGone, LedgerDamaged, NotALedger
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -140,20 +140,31 @@ def migrate(conn, path: str = "") -> int:
 
 
 def open_ledger(database: str):
-    """A connection to an upgraded database with a true `finished` index; a newer Gin Ledger's is refused untouched."""
+    """A connection to an upgraded database with a true `finished` index; a newer Gin Ledger's is refused
+    untouched, and a SQLite file that cannot be read even through its -wal is LedgerDamaged."""
     from .finished import refresh_finished
 
     address = read_address(database)
-    if address.engine == SQLITE:
-        schema.refuse_newer(schema.file_version(address.target), address.target)
-    conn = connect(database)
     try:
-        migrate(conn, address.shown)
-        refresh_finished(conn)
-    except BaseException:
-        conn.close()
+        if address.engine == SQLITE:
+            schema.refuse_newer(schema.file_version(address.target), address.target)
+        conn = connect(database)
+        try:
+            migrate(conn, address.shown)
+            refresh_finished(conn)
+        except BaseException:
+            conn.close()
+            raise
+    except sqlite3.DatabaseError as error:
+        if damaged(error):
+            raise LedgerDamaged(address.shown, str(error)) from None
         raise
     return conn
+
+
+def damaged(error: sqlite3.Error) -> bool:
+    """SQLite says the file's pages are not a database it can read (not a lock, a full disk or an I/O error)."""
+    return (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 def backup(source_path: str, target_path: str) -> int:

@@ -215,6 +215,20 @@ class NotALedger(LedgerError):
         super().__init__("{path} is not a Gin Ledger database", path=path)
 
 
+class LedgerDamaged(LedgerError):
+    """The SQLite file itself cannot be read even with its -wal applied: damaged pages, or not a database.
+
+    Said once, in English, to whoever starts the server or runs a command; nothing is written to it.
+    """
+
+    def __init__(self, path: str, problem: str):
+        self.path, self.problem = path, problem
+        super().__init__("{path} is damaged and cannot be read ({problem}); nothing was written to it. Keep "
+                         "a copy of it and of its -wal file, move them aside, then put your last backup back "
+                         "with `flask --app app restore BACKUP` (backups come from `flask --app app backup "
+                         "FILE`)", path=path, problem=problem)
+
+
 class DatabaseGone(LedgerError):
     """The database file is not where it was (deleted or moved while the app runs).
 

@@ -85,11 +85,13 @@ def refuse_newer(version: int, path: str) -> None:
 def file_version(path: str) -> int:
     """The user_version of an existing file, read without writing to it (0 for no file yet).
 
-    `immutable=1` reads the main file only: no -wal or -shm is created beside a
-    file this code may refuse. `apply` checks again inside the transaction.
+    Read as SQLite itself reads the file: through its -wal and under its locks (`mode=ro`), never
+    the main file alone (`immutable=1`), which after a crash during a checkpoint holds torn pages
+    that only the -wal makes whole. A read-only connection neither checkpoints nor changes the
+    file; `apply` checks the version again inside the write transaction.
     """
     try:
-        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro&immutable=1", uri=True)
+        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True)
     except sqlite3.OperationalError:
         return 0  # not there yet: it will be created at the current version
     try:

@@ -382,8 +382,9 @@ def test_a_database_of_a_newer_schema_is_never_written(tmp_path):
     conn.execute("PRAGMA user_version = 999")
     conn.close()
     before = database.read_bytes()
-    with pytest.raises(SchemaTooNew):
+    with pytest.raises(gin_ledger.StartRefused) as refused:
         gin_ledger.create_app({"DATABASE": str(database), "SECRET_KEY": "k"})
+    assert isinstance(refused.value.reason, SchemaTooNew)
     assert database.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["db.sqlite"]
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from app import create_app
+from app import StartRefused, create_app
 from models import postgres as postgres_engine, schema, storage
 from models.connection import begin_write
 from models.work import unit_of_work
@@ -32,8 +32,9 @@ ANA_ROW, BEN_ROW = "knock 18 →", "knock 39 →"
 ])
 def test_an_address_it_cannot_use_is_refused_at_start_and_nothing_is_created(address, said, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(DatabaseRefused) as refused:
+    with pytest.raises(StartRefused) as refused:
         create_app({"DATABASE": address, "SECRET_KEY": "k"}, instance_path=str(tmp_path / "instance"))
+    assert isinstance(refused.value.reason, DatabaseRefused)
     sentence = str(refused.value)
     assert said in sentence and "Give a file path for SQLite, or postgresql://" in sentence
     assert "hunter2" not in sentence  # a password is never shown

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from app import create_app
+from app import StartRefused, create_app
 from models import schema, storage
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
@@ -243,13 +243,16 @@ def test_a_file_from_a_newer_gin_ledger_is_refused_untouched(tmp_path):
     newer = schema.known_version() + 3
     newer_file(path, newer)
     before = file_digest(path)
-    with pytest.raises(storage.SchemaTooNew) as refused:
+    with pytest.raises(StartRefused) as stopped:
         new_app(path)
-    message = str(refused.value)
+    refused = stopped.value.reason
+    assert isinstance(refused, storage.SchemaTooNew)
+    message = str(refused)
+    assert str(stopped.value) == f"Gin Ledger cannot start: {message}"
     assert "newer Gin Ledger" in message
     assert f"version {newer}" in message and f"knows up to {schema.known_version()}" in message
     assert str(path) in message
-    assert (refused.value.found, refused.value.known) == (newer, schema.known_version())
+    assert (refused.found, refused.known) == (newer, schema.known_version())
     assert file_digest(path) == before
     assert sorted(os.listdir(tmp_path)) == ["newer.sqlite"]  # no -wal or -shm beside it
 
