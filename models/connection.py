@@ -23,13 +23,15 @@ from urllib.parse import quote
 
 from . import postgres, schema
 from .address import POSTGRESQL, SQLITE, dialect_of, read_address
-from .errors import DatabaseGone, LedgerDamaged, NotALedger
+from .errors import (CommitUnknown, DatabaseBusy, DatabaseFault, DatabaseGone, DatabaseLost, DatabaseUnreadable,
+                     DiskFull, LedgerDamaged, NotALedger)
 
 BUSY_TIMEOUT_MS = 10_000
 
 
 class SqliteConnection(sqlite3.Connection):
     dialect = SQLITE
+    writes_committed = 0  # units of work this connection committed (views/errors.py tells a request's)
 
 
 def connect(database: str, create: bool = True, synchronous: str = "FULL"):
@@ -90,15 +92,58 @@ def immediate(conn, match_id: int | None = None):
     """Take the write lock before reading, so what was read is still true at commit; `match_id`: the
     write touches that match alone (begin_write).
 
+    A write that fails before its COMMIT is rolled back and kept nowhere, and so is one whose COMMIT
+    the database refused (SQLite busy or full). Only a PostgreSQL session cut while its COMMIT was on
+    the way leaves the outcome unknown: CommitUnknown.
+
     Only the unit of work (models/work.py) and the tables that hold no match (logins, the
     throttle) use it directly."""
     begin_write(conn, match_id)
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        roll_back(conn)
         raise
-    conn.execute("COMMIT")
+    try:
+        conn.execute("COMMIT")
+    except (sqlite3.Error, postgres.psycopg.Error) as error:
+        if dialect_of(conn) == POSTGRESQL and conn.cut:
+            raise CommitUnknown(postgres.first_line(error)) from error
+        roll_back(conn)
+        raise
+    if hasattr(conn, "writes_committed"):
+        conn.writes_committed += 1
+
+
+def roll_back(conn) -> None:
+    """Undo what a failed transaction left open; never raises: a session already cut has nothing open."""
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except (sqlite3.Error, postgres.psycopg.Error):
+        pass  # SQLite rolled back by itself (a full disk, an I/O error); PostgreSQL's session is gone
+
+
+# SQLite's primary result codes, and what each says of the request that met it.
+SQLITE_FAULTS = {
+    sqlite3.SQLITE_BUSY: DatabaseBusy, sqlite3.SQLITE_LOCKED: DatabaseBusy,
+    sqlite3.SQLITE_FULL: DiskFull,
+    sqlite3.SQLITE_IOERR: DatabaseUnreadable, sqlite3.SQLITE_CANTOPEN: DatabaseUnreadable,
+    sqlite3.SQLITE_CORRUPT: DatabaseUnreadable, sqlite3.SQLITE_NOTADB: DatabaseUnreadable,
+    sqlite3.SQLITE_READONLY: DatabaseUnreadable, sqlite3.SQLITE_PERM: DatabaseUnreadable,
+}
+
+
+def fault_of(error: BaseException) -> DatabaseFault | None:
+    """What an engine's error says of the database (None: not a fault of the database, but a bug)."""
+    if isinstance(error, DatabaseFault):
+        return error
+    if isinstance(error, postgres.psycopg.OperationalError):
+        return DatabaseLost(postgres.first_line(error))
+    if isinstance(error, sqlite3.Error):
+        kind = SQLITE_FAULTS.get((getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF)
+        return kind(str(error)) if kind else None
+    return None
 
 
 @contextmanager

@@ -251,6 +251,41 @@ class DatabaseUnreachable(DatabaseGone):
                              "is written until it answers", address=address, problem=problem)
 
 
+class DatabaseFault(LedgerError):
+    """The database failed in the middle of a request. A 503 whose sentence says what this request did
+    (views/errors.py): a read could not read, a write was not kept, or a write was kept but the page after
+    it cannot be drawn. Told apart by type; `problem` is the engine's own words, for the log."""
+
+    def __init__(self, problem: str):
+        self.problem = problem
+        super().__init__("the database failed ({kind}): {problem}", kind=type(self).__name__, problem=problem)
+
+
+class DatabaseLost(DatabaseFault):
+    """PostgreSQL dropped the session: the server restarted, failed over, or was stopped."""
+
+
+class DatabaseBusy(DatabaseFault):
+    """SQLite's file stayed locked by another program for longer than the busy timeout."""
+
+
+class DiskFull(DatabaseFault):
+    """The disk under the database is full: no write can be kept until there is room."""
+
+
+class DatabaseUnreadable(DatabaseFault):
+    """The database file cannot be read or written (an I/O error, damaged pages, no permission)."""
+
+
+class CommitUnknown(DatabaseLost):
+    """The session was cut while its COMMIT was on the way: the write may or may not be kept. `submission`,
+    the write's one-time key where it has one, finds out once the database is back."""
+
+    def __init__(self, problem: str, submission: str | None = None):
+        super().__init__(problem)
+        self.submission = submission
+
+
 class DatabaseRefused(LedgerError):
     """An address Gin Ledger cannot use, or a server that does not answer; `setting`: where it was given
     (FLASK_DATABASE at the start; a command's argument names none).

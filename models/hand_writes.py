@@ -112,6 +112,12 @@ def check_number(current: StoredMatch, number: int) -> None:
         raise NoSuchMatch(f"{current.id}/{number}")
 
 
+def submission_kept(conn, key: str) -> bool:
+    """Whether the write with one-time key `key` was kept: asked once the database is back after a
+    COMMIT whose answer was cut off (CommitUnknown)."""
+    return duplicate(conn, key) is not None
+
+
 def duplicate(conn: sqlite3.Connection, key: str | None) -> sqlite3.Row | None:
     return conn.execute("SELECT id, position, deleted FROM hand WHERE submission = ?", (key,)).fetchone() \
         if key else None
@@ -128,7 +134,7 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
     read and folded again), else the match is read from the rows.
     """
     key = submission_key(form_id, hand)
-    with unit_of_work(conn, match_id) as work:
+    with unit_of_work(conn, match_id, submission=key) as work:
         current = as_locked(conn, match_id, known, table=table)
         if duplicate(conn, key):
             return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version,
@@ -192,7 +198,7 @@ def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, han
     Exactly once (the form id, checked first), and only on the version the page was drawn at.
     """
     key = submission_key(form_id, hand)
-    with unit_of_work(conn, match_id) as work:
+    with unit_of_work(conn, match_id, submission=key) as work:
         current, rows = locked(conn, match_id, table=table)
         found = duplicate(conn, key)
         if found:

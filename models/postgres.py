@@ -79,6 +79,9 @@ def bound(params: Iterable[Any]) -> tuple:
     return tuple(int(value) if isinstance(value, bool) else value for value in params)
 
 
+OPEN = (pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR, pq.TransactionStatus.ACTIVE)
+
+
 class Connection:
     """One PostgreSQL session with the part of sqlite3.Connection's interface the stores use."""
 
@@ -87,6 +90,7 @@ class Connection:
     def __init__(self, raw: psycopg.Connection, release=None):
         self.raw, self.release = raw, release
         self.total_changes = 0
+        self.writes_committed = 0  # units of work committed (models/connection.py `immediate`)
 
     def execute(self, sql: str, params: Iterable[Any] = ()) -> psycopg.Cursor:
         cursor = self.raw.cursor()
@@ -98,18 +102,28 @@ class Connection:
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+        """A transaction is open (a session that was cut has none: UNKNOWN)."""
+        return self.raw.info.transaction_status in OPEN
+
+    @property
+    def cut(self) -> bool:
+        """The session is gone (the server restarted or dropped it): nothing more can be asked of it."""
+        return self.raw.closed or self.raw.broken
 
     def close(self) -> None:
-        """Back to the pool it came from (rolled back if a transaction was left open), or closed."""
-        if self.raw.closed:
+        """Back to the pool it came from, or closed; never raises. The pool rolls back a transaction left
+        open, and drops a session that was cut and opens another in its place: a restart of the server
+        costs no slot of the pool, however often it comes."""
+        release, self.release = self.release, None
+        if release is not None:
+            release(self.raw)
             return
-        if self.in_transaction:
-            self.raw.rollback()
-        if self.release is not None:
-            self.release(self.raw)
-        else:
-            self.raw.close()
+        if not self.cut and self.in_transaction:
+            try:
+                self.raw.rollback()
+            except psycopg.Error:
+                pass  # cut meanwhile: closing it is all that is left
+        self.raw.close()
 
 
 def connection_options() -> dict:

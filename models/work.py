@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .connection import immediate, now
-from .errors import MatchError
+from .errors import CommitUnknown, MatchError
 from .ledger import Sheet, score_sheet
 
 
@@ -89,12 +89,17 @@ class Work:
 
 
 @contextmanager
-def unit_of_work(conn: sqlite3.Connection, match_id: int | None = None):
+def unit_of_work(conn: sqlite3.Connection, match_id: int | None = None, submission: str | None = None):
     """One use case's write: everything or nothing, and every touched match's version bumped with it.
 
     `match_id`: the use case writes that match's hands and nothing else (it may touch no other match),
-    so on PostgreSQL it waits only for writes of the same match (connection.begin_write)."""
-    with immediate(conn, match_id):
-        work = Work(conn, only=match_id)
-        yield work
-        work.close()
+    so on PostgreSQL it waits only for writes of the same match (connection.begin_write). `submission`:
+    the write's one-time key, which a CommitUnknown carries so the answer can find out what was kept."""
+    try:
+        with immediate(conn, match_id):
+            work = Work(conn, only=match_id)
+            yield work
+            work.close()
+    except CommitUnknown as unknown:
+        unknown.submission = submission
+        raise

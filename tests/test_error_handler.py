@@ -1,9 +1,11 @@
 """One handler for every error (views/errors.py): each of ours reaches a page with words and its own status,
 never a 500 because a view forgot to catch it."""
 import re
+import sqlite3
 from html import unescape
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from views import csrf
@@ -130,3 +132,109 @@ def test_no_view_but_views_errors_registers_an_error_handler():
              if registering.search(path.read_text(encoding="utf-8"))]
     assert found == []
     assert registering.search((ROOT / "views" / "errors.py").read_text(encoding="utf-8"))
+
+
+# ---- a fault of the database: a 503 whose sentence is true of the request --------------------------------
+
+def sqlite_fault(code: int, text: str) -> sqlite3.Error:
+    error = (sqlite3.DatabaseError if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+             else sqlite3.OperationalError)(text)
+    error.sqlite_errorcode = code
+    return error
+
+
+FAULTS = {
+    "postgresql restarted": (psycopg.OperationalError("consuming input failed: server closed the connection"),
+                             "does not answer"),
+    "sqlite locked": (sqlite_fault(sqlite3.SQLITE_BUSY, "database is locked"), "another program holds"),
+    "sqlite disk full": (sqlite_fault(sqlite3.SQLITE_FULL, "database or disk is full"), "disk of the database is full"),
+    "sqlite I/O error": (sqlite_fault(sqlite3.SQLITE_IOERR | (3 << 8), "disk I/O error"), "cannot be"),
+    "sqlite damaged": (sqlite_fault(sqlite3.SQLITE_CORRUPT, "database disk image is malformed"), "cannot be"),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=str)
+def test_a_fault_under_a_write_is_a_503_that_says_nothing_was_saved(client, raising, fault):
+    raising.error, said = FAULTS[fault]
+    answer = client.post("/boom")
+    assert answer.status_code == 503 and heading(answer) == "Service Unavailable"
+    assert "Nothing was saved" in words(answer) and said in words(answer), words(answer)[-1500:]
+    assert "Traceback" not in words(answer)
+
+
+@pytest.mark.parametrize("fault", [name for name in FAULTS if name != "sqlite disk full"], ids=str)
+def test_a_fault_under_a_read_is_read_once_more_then_said_as_a_read(app, client, fault):
+    """A read never says "nothing was saved": it saved nothing, and the player may have just saved."""
+    error, said = FAULTS[fault]
+    calls = []
+
+    def flaky():
+        calls.append(1)
+        if len(calls) == 1:
+            raise error
+        return "read the second time"
+
+    def broken():
+        raise error
+
+    app.add_url_rule("/flaky", "flaky", flaky)
+    app.add_url_rule("/broken", "broken", broken)
+    answer = client.get("/flaky")
+    assert (answer.status_code, answer.get_data(as_text=True), len(calls)) == (200, "read the second time", 2)
+    answer = client.get("/broken")
+    assert answer.status_code == 503
+    assert "The sheet cannot be read" in words(answer) and "Nothing was saved" not in words(answer)
+
+
+def test_an_error_of_the_engine_that_is_no_fault_of_the_database_is_the_500_page(client, raising):
+    raising.error = sqlite3.IntegrityError("UNIQUE constraint failed: hand.submission")
+    answer = client.post("/boom")
+    assert answer.status_code == 500 and SORRY in words(answer)
+
+
+def test_a_commit_cut_off_is_answered_from_its_one_time_key(app, client):
+    """The session was cut while its COMMIT was on the way: the database, once back, says whether the
+    write's key was kept; "kept" goes to the match as after any save, "not kept" says nothing was saved."""
+    from models.errors import CommitUnknown
+    from views.db import get_db
+
+    cut = {}
+
+    def saving(match_id):
+        raise CommitUnknown("server closed the connection unexpectedly", cut["key"])
+
+    app.add_url_rule("/matches/<int:match_id>/cut", "cut", csrf.exempt(saving), methods=["POST"])
+    match_id = new_match(client)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    client.post(f"/matches/{match_id}/hands", data={"csrf_token": hidden(page, "csrf_token"),
+                                                    "form_id": hidden(page, "form_id"), "winner": "Ana", "points": "9"})
+    with app.test_request_context():
+        kept_key = get_db().execute("SELECT submission FROM hand").fetchone()[0]
+    cut["key"] = kept_key
+    answer = client.post(f"/matches/{match_id}/cut")
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/matches/{match_id}"
+    assert "it came back, and the change was kept" in words(client.get(answer.headers["Location"]))
+    cut["key"] = "never-sent:0000"
+    answer = client.post(f"/matches/{match_id}/cut")
+    assert answer.status_code == 503 and "Nothing was saved" in words(answer)
+    cut["key"] = None  # a write without a one-time key: not known, and said so
+    answer = client.post(f"/matches/{match_id}/cut")
+    assert answer.status_code == 503 and "whether it was kept is not known" in words(answer)
+    assert "Nothing was saved" not in words(answer)
+
+
+def test_a_write_kept_before_a_fault_is_never_called_not_saved(app, client):
+    from models.work import unit_of_work
+    from views.db import get_db
+
+    def renamed_then_cut(match_id):
+        with unit_of_work(get_db()) as work:
+            get_db().execute("UPDATE match SET name = 'Friday' WHERE id = ?", (match_id,))
+            work.touched(match_id, refold=False)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    app.add_url_rule("/renamed/<int:match_id>", "renamed", csrf.exempt(renamed_then_cut), methods=["POST"])
+    match_id = new_match(client)
+    answer = client.post(f"/renamed/{match_id}")
+    assert answer.status_code == 503
+    assert "Your change was saved" in words(answer) and "Nothing was saved" not in words(answer)

@@ -18,14 +18,18 @@ the file it replaced (whose versions may repeat its numbers) is ever handed out 
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 
 from flask import Flask, current_app, g
 
 from models import caches, postgres, storage
 from models.address import POSTGRESQL, dialect_of, read_address
-from models.errors import DatabaseGone, DatabaseUnreachable
+from models.connection import roll_back
+from models.hand_writes import submission_kept
+from models.errors import DatabaseGone
 from models.flusher import Flusher
 from models.match_cache import MatchCache
 
@@ -39,7 +43,36 @@ def get_db():
     if "db" not in g:
         g.db = request_connection(current_app)
         g.db_changes = g.db.total_changes
+        g.db_commits = g.db.writes_committed
     return g.db
+
+
+def give_back_after_fault() -> bool:
+    """Give the request's connection back after a fault of the database (a session the fault cut is
+    dropped by the pool and replaced; the next get_db lends a fresh one), and say whether this request
+    had committed a write before it."""
+    conn = g.get("db")
+    g.saved = g.get("saved", False) or (conn is not None and conn.writes_committed > g.get("db_commits", 0))
+    close_db()
+    return g.saved
+
+
+def submission_kept_when_back(key: str, wait_s: float = 15.0) -> bool | None:
+    """Once the database answers again, whether the write with one-time key `key` was kept; None if it
+    does not answer within `wait_s` (each try waits for a session as long as a request does)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            conn = request_connection(current_app)
+            try:
+                return submission_kept(conn, key)
+            finally:
+                if current_app.extensions[POOL] is not None:
+                    conn.close()  # back to the pool; SQLite's stays the thread's
+        except (DatabaseGone, sqlite3.Error, postgres.psycopg.Error):
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.2)
 
 
 def request_connection(app: Flask):
@@ -50,10 +83,7 @@ def request_connection(app: Flask):
     conn = pool.lend()  # raises DatabaseUnreachable
     try:
         met_file(app, conn, postgres.identity(conn))
-    except postgres.psycopg.OperationalError as error:
-        conn.close()
-        raise DatabaseUnreachable(postgres.shown(pool.url), postgres.first_line(error)) from None
-    except BaseException:
+    except BaseException:  # a session cut meanwhile: a fault of the database (views/errors.py), read again
         conn.close()
         raise
     return conn
@@ -104,10 +134,9 @@ def close_db(exc: BaseException | None = None) -> None:
     db = g.pop("db", None)
     if db is None:
         return
-    if db.in_transaction:  # only if a view forgot its transaction: nothing half-done is kept
-        db.execute("ROLLBACK")
+    roll_back(db)  # only if a view forgot its transaction, or a fault cut it: nothing half-done is kept
     if dialect_of(db) == POSTGRESQL:
-        db.close()  # back to the pool; PostgreSQL made each commit durable itself
+        db.close()  # back to the pool, which replaces a session a restart cut; PostgreSQL made each commit durable
     elif db.total_changes != g.pop("db_changes", db.total_changes):
         current_app.extensions[FLUSHER].soon()
 

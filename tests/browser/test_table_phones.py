@@ -118,6 +118,32 @@ def test_the_waiting_state_survives_a_reload_until_the_server_answers(player, pa
     assert len(stored_hands(player)) == 1
 
 
+def test_a_save_answered_503_after_it_was_stored_is_sent_again_and_kept_once(player, page):
+    """The database dropped the session after the COMMIT: the server says 503 although the hand is kept.
+    The page script sends the same form again (its one-time key), and the sheet holds the hand once."""
+    match_id = player.new_match()
+    hands = f"**/matches/{match_id}/hands"
+    cut = []
+
+    def stored_then_503(route):
+        if route.request.method != "POST" or cut:
+            route.continue_()
+            return
+        cut.append(route.fetch())  # it reached the server, which stored it
+        route.fulfill(status=503, body="the page after it cannot be drawn just now")
+
+    page.route(hands, stored_then_503)
+    knock(page, 1, 4, 22)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#hand-1")).to_be_visible(timeout=8000)  # sent again by the retry timer
+    assert cut and cut[0].status == 200
+    assert len(stored_hands(player)) == 1
+    expect(page.locator("[data-role=waiting]")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#hand-2")).to_have_count(0)
+    assert len(stored_hands(player)) == 1
+
+
 def test_a_draw_is_taken_back_with_one_tap(player, page):
     player.new_match()
     page.get_by_role("button", name="Draw (nobody knocked)").click()
