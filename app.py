@@ -12,17 +12,17 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFProtect
 
 import cli
-from views import db
-from views import errors
-from views import jinja
-from views import i18n
-from views import netinfo
-from views import serving
-from models import caches
-from models.address import SQLITE, read_address
-from models.caches import MB
+from views.site import db
+from views.site import errors
+from views.site import jinja
+from views.site import i18n
+from views.site import netinfo
+from views.site import serving
+from models.storage import caches
+from models.storage.address import SQLITE, read_address
+from models.storage.caches import MB
 from models.errors import DatabaseRefused
-from models.match_cache import MatchCache
+from models.storage.match_cache import MatchCache
 
 csrf = CSRFProtect()
 
@@ -76,7 +76,7 @@ class GinLedger(Flask):
 
     def send_static_file(self, filename: str):
         """Compressed as the client asks (views/static_files.py): the stylesheet is a quarter of its size."""
-        from views.compression import send_static
+        from views.site.compression import send_static
 
         return send_static(self.static_folder, filename, lambda name: mimetypes.guess_type(name)[0]
                            or "application/octet-stream")
@@ -121,11 +121,11 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         db.init_app(app)
     except DatabaseRefused as refused:  # a server that does not answer
         raise refused.given_as("FLASK_DATABASE") from None
-    from views.quiet_polls import QuietPolls
+    from views.live.quiet_polls import QuietPolls
 
     serving.inside_host_check(app, lambda inner: QuietPolls(inner, app, bool(app.config.get("HOSTED"))))
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
-    from views import access, tables
+    from views.tables import access, tables
 
     tables.init_app(app)  # the table is found from the address before every before_request hook
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
@@ -134,7 +134,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     access.note_passphrase(app)
     app.before_request(tables.remember_table)
     csrf.init_app(app)
-    from views import csrf as masked_csrf
+    from views.site import csrf as masked_csrf
 
     app.before_request(masked_csrf.protect)
     cli.register(app)
@@ -146,7 +146,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
 def init_caches(app: Flask) -> None:
     """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
-    from views import pages
+    from views.site import pages
 
     app.extensions[caches.EXTENSION] = caches.Caches(
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
@@ -171,7 +171,12 @@ def announce_addresses(app: Flask) -> None:
 
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
-    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, tables, template_globals
+    from views.tables import access, players, tables
+    from views.match import cards, hands, matches, preview
+    from views.files import exports
+    from views.history import history
+    from views.live import live, readonly
+    from views.site import pwa, template_globals
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
@@ -185,7 +190,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(pwa.bp)
     template_globals.init_app(app)
     app.after_request(security_headers)
-    from views.compression import compress_page
+    from views.site.compression import compress_page
 
     app.after_request(compress_page)
     app.after_request(pwa.cache_versioned_static)

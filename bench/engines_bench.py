@@ -362,7 +362,7 @@ class LockSampler(threading.Thread):
         else:
             import psycopg
 
-            from models.postgres import WRITE_LOCK
+            from models.storage.postgres import WRITE_LOCK
 
             conn = psycopg.connect(self.database.server_url, autocommit=True)
             query = ("SELECT count(*) FILTER (WHERE granted), count(*) FILTER (WHERE NOT granted) FROM pg_locks"

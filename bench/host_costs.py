@@ -43,7 +43,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from generate import long_match  # noqa: E402
 from server import Server  # noqa: E402
-from views.following import ENTERING_EVERY_MS, SHOWING_EVERY_MS  # noqa: E402
+from views.live.following import ENTERING_EVERY_MS, SHOWING_EVERY_MS  # noqa: E402
 
 # A phone names the server as it reached it: a host name, never this machine's loopback (a page asked
 # at 127.0.0.1 looks up the machine's network addresses for its printed links, views/qr.py).
@@ -151,7 +151,7 @@ def memory_per_table() -> dict[str, float]:
     notes; the older versions' entries stay until the least recently used go), and its match page drawn
     again at its last version."""
     from app import create_app
-    from models import caches
+    from models.storage import caches
 
     folder = tempfile.mkdtemp(prefix="gin-memory-")
     app = create_app({"DATABASE": str(Path(folder) / "ledger.sqlite"), "SECRET_KEY": "memory"})

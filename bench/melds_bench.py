@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.cards import Card, SUITS, full_deck  # noqa: E402
-from models.melds import best_after_layoffs, best_arrangement  # noqa: E402
+from models.game.cards import Card, SUITS, full_deck  # noqa: E402
+from models.game.melds import best_after_layoffs, best_arrangement  # noqa: E402
 
 
 def time_hands(hands: list[list[Card]]) -> list[float]:

@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from models.cards import RANKS, SUITS, Card, full_deck, parse_card
+from models.game.cards import RANKS, SUITS, Card, full_deck, parse_card
 
 pytestmark = pytest.mark.sqlite_only  # melds and the command line: the database is incidental
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from models.ledger import score_sheet
-from models.matchfile import load_match
+from models.game.ledger import score_sheet
+from models.files.matchfile import load_match
 from tests.generate import long_match
-from views import sheet as common
-from views.sheet import SHOWN_HANDS
+from views.match import sheet as common
+from views.match.sheet import SHOWN_HANDS
 from webutil import hidden, import_match
 
 LONG = 1000

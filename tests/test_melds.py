@@ -14,19 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.cards import SUITS, Card, full_deck, parse_card
-from models.melds import (
-    Arrangement,
-    MeldError,
-    all_melds,
-    best_after_layoffs,
-    best_arrangement,
-    check_knocker_melds,
-    is_meld,
-    parse_hand,
-    parse_knocker_melds,
-    parse_meld,
-)
+from models.game.cards import SUITS, Card, full_deck, parse_card
+from models.game.melds import (Arrangement, MeldError, all_melds, best_after_layoffs, best_arrangement,
+                               check_knocker_melds, is_meld, parse_hand, parse_knocker_melds, parse_meld)
 
 DECK = full_deck()
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from models.entry import read_entry
+from models.game.entry import read_entry
 from models.errors import MatchError
-from models.hand import DRAW, KNOCK, POINTS, Hand, HandKind
-from models.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
-                          SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Rules, Setting, rules_from, setting)
+from models.game.hand import DRAW, KNOCK, POINTS, Hand, HandKind
+from models.game.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
+                               SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Rules, Setting, rules_from, setting)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Ana", "Ben")
@@ -47,7 +47,7 @@ def test_the_tables_of_settings_are_read_off_the_declarations():
 
 
 def rules_source() -> ast.Module:
-    return ast.parse((ROOT / "models" / "rules.py").read_text(encoding="utf-8"))
+    return ast.parse((ROOT / "models" / "game" / "rules.py").read_text(encoding="utf-8"))
 
 
 def test_each_setting_name_is_written_once_in_models_rules():
@@ -72,7 +72,7 @@ def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
         for word in (declared.choices if name in CHOICE_SETTINGS else ()):
             assert word.label in marked, (name, word)
 
-    from views.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
+    from views.match.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
 
     with app.test_request_context("/matches/new"):
         form = NewMatchForm(meta={"csrf": False})

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from models.matchfile import replay
+from models.files.matchfile import replay
 from casefiles import case_params
 from webutil import case, export, hidden, import_match, new_match
 
@@ -171,8 +171,8 @@ def test_a_game_won_with_fewer_boxes_can_settle_against_its_winner(client):
 
 def test_new_match_form_has_a_field_for_every_setting():
     """The form names its fields as the settings: one missing would silently keep the preset's value."""
-    from views.forms import NewMatchForm
-    from models.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTING_NAMES
+    from views.match.forms import NewMatchForm
+    from models.game.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTING_NAMES
 
     assert set(INT_RANGES) | set(BOOL_SETTINGS) | set(CHOICE_SETTINGS) == set(SETTING_NAMES)
     for name in SETTING_NAMES:

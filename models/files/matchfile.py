@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 
-from .entry import read_hand
-from .errors import N_, MatchError
-from .ledger import Sheet, score_sheet
-from .match import FORMATS, Match
-from .names import codes, identity, refused_characters, which_player
-from .rules import rules_from
+from models.game.entry import read_hand
+from models.errors import N_, MatchError
+from models.game.ledger import Sheet, score_sheet
+from models.game.match import FORMATS, Match
+from models.game.names import codes, identity, refused_characters, which_player
+from models.game.rules import rules_from
 
 MAX_NAME = 40
 MAX_IMPORT_BYTES = 1_000_000  # a file of MAX_HANDS hands with their cards is about 300 KB

@@ -9,7 +9,7 @@ import csv
 import io
 from collections.abc import Iterable
 
-from .ledger import Sheet
+from models.game.ledger import Sheet
 
 # A spreadsheet runs a cell that starts like a formula; a leading quote keeps it text.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

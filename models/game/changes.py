@@ -8,7 +8,7 @@ translates them.
 """
 from __future__ import annotations
 
-from .errors import N_, Message, Plural
+from models.errors import N_, Message, Plural
 from .ledger import Line, Sheet, score_sheet
 from .match import Match
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from .cards import HAND_SIZE, MOST_HELD, Card
-from .errors import N_, Message, Plural
+from models.errors import N_, Message, Plural
 from .hand import knock_limit
 from .melds import Arrangement, best_after_layoffs, best_arrangement
 from .rules import Rules

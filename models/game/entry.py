@@ -6,7 +6,7 @@ command, the import and the hand form all say the same thing.
 from __future__ import annotations
 
 from .cards import MOST_HELD, Card, CardError, parse_card, parse_cards
-from .errors import N_, MatchError, Message
+from models.errors import N_, MatchError, Message
 from .hand import MAX_DEADWOOD, Hand, HandKind, knock_limit
 from .names import which_player
 from .rules import LARGEST, Rules, is_integer

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .dealer import next_dealer
-from .errors import MatchOver
+from models.errors import MatchOver
 from .hand import Hand, Outcome, other, score
 from .match import Match
 from .rules import Rules

@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from .cards import Card, CardError, SUITS, parse_cards
-from .errors import N_, Message, Refusal
+from models.errors import N_, Message, Refusal
 
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 

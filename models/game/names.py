@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .errors import N_, MatchError
+from models.errors import N_, MatchError
 
 KEPT_FORMAT = frozenset("\u200c\u200d")  # zero width non-joiner and joiner: how some words are written
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})

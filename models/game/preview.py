@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .cards import CardError, parse_card
 from .entry import read_entry, read_upcard
-from .errors import MatchError
+from models.errors import MatchError
 from .hand import Hand, knock_limit
 from .ledger import Line, Sheet, score_sheet, sheet_after
 from .match import Match

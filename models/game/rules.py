@@ -11,7 +11,7 @@ import dataclasses
 import enum
 from dataclasses import asdict, dataclass, fields, replace
 
-from .errors import N_, MatchError
+from models.errors import N_, MatchError
 
 # Bounds that keep every setting meaningful; the upper ones only stop absurd input.
 LARGEST = 1_000_000

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from .errors import N_, MatchError
+from models.errors import N_, MatchError
 from .hand import other
 from .ledger import Sheet
 

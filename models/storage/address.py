@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-from .errors import DatabaseRefused
+from models.errors import DatabaseRefused
 
 SQLITE, POSTGRESQL = "sqlite", "postgresql"
 POSTGRES_SCHEMES = ("postgresql", "postgres")

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from . import postgres, schema
 from .address import POSTGRESQL, SQLITE, dialect_of, read_address
-from .errors import DatabaseGone, NotALedger
+from models.errors import DatabaseGone, NotALedger
 
 BUSY_TIMEOUT_MS = 10_000
 

@@ -21,7 +21,7 @@ from urllib.parse import quote
 from . import postgres, schema
 from .address import POSTGRESQL, dialect_of, read_address
 from .connection import snapshot
-from .errors import DestinationNotEmpty
+from models.errors import DestinationNotEmpty
 from .work import unit_of_work
 
 # In foreign-key order: a row's parents are inserted before it.

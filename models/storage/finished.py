@@ -13,13 +13,13 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
-from .errors import MatchError
+from models.errors import MatchError
 from .matches import EVERY_TABLE, matches_where
 from .work import unit_of_work
 
 # What decides sheet.finished: the fold and what it calls (cards: an Oklahoma upcard's knock limit).
 ENGINE_MODULES = ("dealer", "hand", "ledger", "match", "rules", "settle", "cards")
-ENGINE_FILES = tuple(Path(__file__).with_name(f"{name}.py") for name in ENGINE_MODULES)
+ENGINE_FILES = tuple(Path(__file__).parent.parent.joinpath("game", f"{name}.py") for name in ENGINE_MODULES)
 
 
 def engine_fingerprint(files=ENGINE_FILES) -> str:

@@ -14,7 +14,7 @@ import sqlite3
 from types import MappingProxyType
 
 from .connection import now
-from .hand import Hand
+from models.game.hand import Hand
 
 HAND_COLUMNS = ("kind", "knocker", "knocker_deadwood", "opponent_deadwood",
                 "big_gin", "upcard", "winner", "points", "cards")

@@ -12,12 +12,12 @@ import json
 import sqlite3
 from dataclasses import dataclass, replace
 
-from .errors import N_, HandAlreadySaved, LedgerError, MatchError, MatchOver, Message, NoSuchMatch, StaleMatch
-from .hand import Hand
+from models.errors import N_, HandAlreadySaved, LedgerError, MatchError, MatchOver, Message, NoSuchMatch, StaleMatch
+from models.game.hand import Hand
 from .hand_rows import (hand_from_row, insert_hand, number_at, place_after_all, place_before, submission_key,
                         update_hand)
-from .ledger import Sheet, sheet_after
-from .match import MAX_HANDS
+from models.game.ledger import Sheet, sheet_after
+from models.game.match import MAX_HANDS
 from .matches import StoredMatch, live_hand_rows, match_row, stored_match
 from .connection import now
 from .work import Work, unit_of_work

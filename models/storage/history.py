@@ -11,10 +11,10 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from .errors import N_, Message
+from models.errors import N_, Message
 from .hand_rows import hand_from_row, number_at
 from .hand_writes import insert_hand_before, restore_hand  # noqa: F401 - the history page's writes
-from .ledger import Sheet
+from models.game.ledger import Sheet
 from .matches import deleted_matches, delete_match, get_match, restore_match  # noqa: F401
 
 

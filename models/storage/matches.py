@@ -15,14 +15,14 @@ from decimal import Decimal
 from functools import cached_property
 
 from .connection import now, snapshot
-from .errors import N_, MatchError, MatchNotOver, NoSuchMatch
+from models.errors import N_, MatchError, MatchNotOver, NoSuchMatch
 from .hand_rows import PLACE_STEP, hand_from_row, insert_hand
-from .ledger import Sheet, score_sheet
-from .match import Match
+from models.game.ledger import Sheet, score_sheet
+from models.game.match import Match
 from .match_cache import MatchCache
 from .players import player_id
-from .rules import rules_from
-from .stakes import Stake
+from models.game.rules import rules_from
+from models.game.stakes import Stake
 from .work import unit_of_work
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import sqlite3
 
 from .connection import now
-from .errors import N_, NoSuchMatch, Plural, PlayerProblem
-from .matchfile import name_key
-from .names import skeleton
+from models.errors import N_, NoSuchMatch, Plural, PlayerProblem
+from models.files.matchfile import name_key
+from models.game.names import skeleton
 from .work import Work, unit_of_work
 
 

@@ -18,7 +18,7 @@ import psycopg
 from psycopg import pq
 
 from .address import shown
-from .errors import DatabaseRefused, DatabaseUnreachable
+from models.errors import DatabaseRefused, DatabaseUnreachable
 
 DIALECT = "postgresql"
 CONNECT_TIMEOUT_S = 5

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from . import postgres
 from .address import SQLITE, dialect_of
-from .errors import MigrationsBroken, SchemaTooNew
+from models.errors import MigrationsBroken, SchemaTooNew
 
 
 MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")

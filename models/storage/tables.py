@@ -8,8 +8,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from .connection import immediate, now
-from .errors import NoSuchTable
-from .rules import Rules, rules_from
+from models.errors import NoSuchTable
+from models.game.rules import Rules, rules_from
 from .work import unit_of_work
 
 

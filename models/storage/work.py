@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .connection import immediate, now
-from .errors import MatchError
-from .ledger import Sheet, score_sheet
+from models.errors import MatchError
+from models.game.ledger import Sheet, score_sheet
 
 
 @dataclass

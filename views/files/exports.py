@@ -10,14 +10,14 @@ from urllib.parse import quote
 
 from flask import Blueprint, Response, render_template, request
 
-from .db import get_db
-from models import storage
-from models.matchfile import export_document, match_document
-from models.sheetcsv import csv_text, sheet_rows
+from views.site.db import get_db
+from models.files.matchfile import export_document, match_document
+from models.files.sheetcsv import csv_text, sheet_rows
 
-from . import summary
-from .match_page import match_or_404
-from .scope import table_id
+from views.match import summary
+from views.match.match_page import match_or_404
+from views.tables.scope import table_id
+from models.storage.matches import list_matches
 
 bp = Blueprint("exports", __name__)
 
@@ -87,8 +87,8 @@ def everything_zip():
     """Every match as its own match file: the whole ledger, importable again one by one."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for stored in storage.list_matches(get_db(), finished=False, limit=-1, table=table_id()) + \
-                storage.list_matches(get_db(), finished=True, limit=-1, table=table_id()):
+        for stored in list_matches(get_db(), finished=False, limit=-1, table=table_id()) + \
+                list_matches(get_db(), finished=True, limit=-1, table=table_id()):
             doc = stored_document(stored)
             # A name beyond ASCII is stored as UTF-8 and marked so (the zip's flag 0x800): zipfile does both.
             name = file_stem(stored.match.players, stored.id) + ".json"

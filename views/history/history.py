@@ -11,22 +11,25 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup
 
-from .db import get_db
-from .forms import VERSION_DIGITS, HandForm, VersionForm
-from .i18n import clock, number, render, translated
-from models import history, storage
-from models.cards import CardError, parse_card
-from models.changes import game_changes, moved_line
-from models.digits import read_count
-from models.entry import read_entry
+from views.site.db import get_db
+from views.match.forms import VERSION_DIGITS, HandForm, VersionForm
+from views.site.i18n import clock, number, render, translated
+from models.storage import history
+from models.game.cards import CardError, parse_card
+from models.game.changes import game_changes, moved_line
+from models.game.digits import read_count
+from models.game.entry import read_entry
 from models.errors import MatchError, Message
-from models.ledger import Sheet
-from models.names import read_name
+from models.game.ledger import Sheet
+from models.game.names import read_name
 
-from .match_page import attach_error, hand_form_for, match_or_404, no_such_hand
-from .scope import device_name, table_id
-from .sheet import hand_url, sheet_url
-from .words import line_summary
+from views.match.match_page import attach_error, hand_form_for, match_or_404, no_such_hand
+from views.tables.scope import device_name, table_id
+from views.match.sheet import hand_url, sheet_url
+from views.match.words import line_summary
+from models.errors import NoSuchMatch, StaleMatch
+from models.storage.hand_writes import DEVICE_MOST, RestoreChanges
+from models.storage.matches import StoredMatch
 
 bp = Blueprint("history", __name__)
 
@@ -42,7 +45,7 @@ def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]
     return messages + history.closing_moves(before, after, number) + game_changes(before, after)
 
 
-def before_or_404(stored: storage.StoredMatch, value) -> int:
+def before_or_404(stored: StoredMatch, value) -> int:
     before = read_count(value, VERSION_DIGITS)
     if before is None:
         abort(400, description=gettext("Say which hand it goes before."))
@@ -51,7 +54,7 @@ def before_or_404(stored: storage.StoredMatch, value) -> int:
     return before
 
 
-def render_insert(stored: storage.StoredMatch, before: int, form: HandForm, status: int = 200):
+def render_insert(stored: StoredMatch, before: int, form: HandForm, status: int = 200):
     return render_template("insert_hand.html", stored=stored, match=stored.match, before=before,
                            form=hand_form_for(stored, form)), status
 
@@ -77,7 +80,7 @@ def insert(match_id: int):
         saved = history.insert_hand_before(get_db(), match_id, before, hand, form.form_id.data,
                                            read_count(form.version.data, VERSION_DIGITS), table=table_id(),
                                            device=device_name())
-    except storage.StaleMatch:
+    except StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
     except MatchError as error:
@@ -113,12 +116,12 @@ def restore_hand(match_id: int, hand_id: int):
         saved = history.restore_hand(get_db(), match_id, hand_id, read_count(form.version.data, VERSION_DIGITS),
                                      table=table_id(), device=device_name(),
                                      confirmed=request.form.get("confirmed") == "yes")
-    except storage.RestoreChanges as changes:
+    except RestoreChanges as changes:
         return ask_restore(stored, hand_id, form.version.data or "", changes)
-    except storage.StaleMatch:
+    except StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
-    except storage.NoSuchMatch:
+    except NoSuchMatch:
         abort(404, description=gettext("There is no such hand in this match."))
     except MatchError as error:
         flash(gettext("Not restored: %(reason)s", reason=translated(error)), "error")
@@ -132,7 +135,7 @@ def restore_hand(match_id: int, hand_id: int):
     return redirect(hand_url(match_id, saved.number, saved.sheet))
 
 
-def ask_restore(stored: storage.StoredMatch, hand_id: int, version: str, changes: storage.RestoreChanges):
+def ask_restore(stored: StoredMatch, hand_id: int, version: str, changes: RestoreChanges):
     """A restore that changes what was already settled (a closed game, the result) is asked first."""
     return render_template(
         "confirm_hand.html", stored=stored, match=stored.match,
@@ -142,7 +145,7 @@ def ask_restore(stored: storage.StoredMatch, hand_id: int, version: str, changes
         action=url_for("history.restore_hand", match_id=stored.id, hand_id=hand_id)), 409
 
 
-def match_words(stored: storage.StoredMatch) -> str:
+def match_words(stored: StoredMatch) -> str:
     return stored.name or gettext("%(one)s vs %(two)s", one=stored.match.players[0], two=stored.match.players[1])
 
 
@@ -165,7 +168,7 @@ def restore_match(match_id: int):
         return redirect(url_for("matches.home"))
     try:
         restored = history.restore_match(get_db(), match_id, table=table_id())
-    except storage.NoSuchMatch:
+    except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
     if not restored:
         flash(gettext("That match is not deleted; nothing was changed."))
@@ -174,7 +177,7 @@ def restore_match(match_id: int):
     return redirect(url_for("matches.show", match_id=match_id))
 
 
-def deleted_matches() -> list[storage.StoredMatch]:
+def deleted_matches() -> list[StoredMatch]:
     """The home page's folded "Deleted matches" list (at most 20, the latest first)."""
     return history.deleted_matches(get_db(), table=table_id())
 
@@ -283,7 +286,7 @@ def name_device():
         flash(str(EXPIRED), "warning")
         return redirect(back)
     try:
-        name = read_name(" ".join((request.form.get("device") or "").split()), "device", storage.DEVICE_MOST,
+        name = read_name(" ".join((request.form.get("device") or "").split()), "device", DEVICE_MOST,
                          required=False)
     except MatchError as error:
         flash(gettext("Not renamed: %(reason)s", reason=translated(error)), "error")

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from flask import abort, make_response, render_template, request, url_for
 
-from .db import get_db, match_cache
+from views.site.db import get_db, match_cache
 # The page's catalogue, looked up once a request.
-from .i18n import page_gettext as gettext
-from .match_page import render_broken
-from .forms import new_form_id
-from .pages import blank, kept_part, kept_page, note, noted, per_request
+from views.site.i18n import page_gettext as gettext
+from views.match.match_page import render_broken
+from views.match.forms import new_form_id
+from views.site.pages import blank, kept_part, kept_page, note, noted, per_request
 from .quiet_polls import not_modified, unchanged
-from .scope import table_id
-from .sheet import sheet_context, sheet_rows
-from models import storage
+from views.tables.scope import table_id
+from views.match.sheet import sheet_context, sheet_rows
+from models.errors import NoSuchMatch
+from models.storage.matches import get_match, match_version
 
 
 # How often a page asks whether the match moved on, in milliseconds (static/app.js reads it from the
@@ -111,8 +112,8 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     """A match's live fragment (by id, or read-only by its view token), a 304 while its version holds."""
     readonly = token is not None
     try:
-        found_id, epoch, version = storage.match_version(get_db(), match_id, token, table=table_id())
-    except storage.NoSuchMatch:
+        found_id, epoch, version = match_version(get_db(), match_id, token, table=table_id())
+    except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
     tag = etag_for(found_id, epoch, version)
     asked = request.headers.get("If-None-Match", "")
@@ -121,7 +122,7 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
         return make_response("", 304, not_modified(tag))
     if shown == tag:  # nothing new, answered as views/quiet_polls.py answers it before Flask
         return make_response("", 200, unchanged(tag))
-    stored = storage.get_match(get_db(), found_id, table=table_id(), cache=match_cache())
+    stored = get_match(get_db(), found_id, table=table_id(), cache=match_cache())
     tag = etag_for(stored.id, stored.epoch, stored.version)  # what is drawn: a write may have come between
     response = make_response(render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown))
     response.headers["ETag"] = tag

@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, url_for
 
 from .following import big_page, live_fragment
-from .match_page import match_or_404
+from views.match.match_page import match_or_404
 
 bp = Blueprint("live", __name__)
 

@@ -19,7 +19,8 @@ import os
 import re
 import threading
 
-from models import postgres, storage
+from models.storage import postgres
+from models.storage.connection import connect
 
 MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
 VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
@@ -34,7 +35,7 @@ WITH_IDENTITY = {query: query.replace(" FROM match m", f", {postgres.IDENTITY_CO
 
 class QuietPolls:
     def __init__(self, wsgi_app, app, hosted: bool):
-        from views import db
+        from views.site import db
 
         self.wsgi_app, self.path, self.hosted = wsgi_app, app.config["DATABASE"], hosted
         self.pool, self.known = app.extensions[db.POOL], app.extensions[db.FILE]
@@ -58,7 +59,7 @@ class QuietPolls:
         if getattr(self.kept, "identity", None) != identity:
             if getattr(self.kept, "conn", None) is not None:
                 self.kept.conn.close()
-            self.kept.conn, self.kept.identity = storage.connect(self.path, create=False, synchronous="NORMAL"), identity
+            self.kept.conn, self.kept.identity = connect(self.path, create=False, synchronous="NORMAL"), identity
             return None  # a file not seen by this thread: Flask meets it first (a new epoch after a restore)
         row = self.kept.conn.execute(query, params).fetchone()
         return f'"{row[0]}-{row[2]}-{row[1]}"' if row else None

@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template, url_for
 
 from .following import big_page, live_fragment
-from .match_page import match_by_token_or_404
-from .sheet import sheet_context
+from views.match.match_page import match_by_token_or_404
+from views.match.sheet import sheet_context
 
 bp = Blueprint("readonly", __name__)
 

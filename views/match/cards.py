@@ -13,13 +13,14 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from flask_babel import gettext, lazy_gettext
 
 from .forms import UPCARDS
-from .i18n import render, translated
-from models.cards import MOST_HELD, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card, parse_cards
-from models.digits import read_count
-from models.count import Deal, count_deal, count_knocker, count_onto, fixed_limit, upcard_limit
+from views.site.i18n import render, translated
+from models.game.cards import (MOST_HELD, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card,
+                               parse_cards)
+from models.game.digits import read_count
+from models.game.count import Deal, count_deal, count_knocker, count_onto, fixed_limit, upcard_limit
 from models.errors import N_, MatchError
-from models.hand import other
-from models.melds import MeldError, parse_meld
+from models.game.hand import other
+from models.game.melds import MeldError, parse_meld
 
 from .match_page import match_or_404
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 # The page's catalogue, looked up once a request; under this name pybabel extract finds the strings.
-from .i18n import number, page_gettext as gettext
+from views.site.i18n import number, page_gettext as gettext
 
 WIDTH, HEIGHT, PAD = 320, 180, 28
 

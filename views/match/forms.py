@@ -15,15 +15,15 @@ from wtforms import BooleanField, Field, HiddenField, IntegerField, RadioField, 
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import TextInput
 
-from models.cards import RANKS, SUITS, SUIT_SYMBOLS
+from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_, MatchError
-from models.digits import read_count
-from models.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.names import read_name
-from models.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
+from models.game.digits import read_count
+from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
+from models.game.names import read_name
+from models.game.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
 
-from .csrf import MaskedCSRF
-from .i18n import page_translations
+from views.site.csrf import MaskedCSRF
+from views.site.i18n import page_translations
 
 # What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
 MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
@@ -118,7 +118,7 @@ class Name:
         self.most, self.required = most, required
 
     def __call__(self, form, field) -> None:
-        from .i18n import translated_reason
+        from views.site.i18n import translated_reason
 
         values = field.data if isinstance(field.data, list) else [field.data]
         try:

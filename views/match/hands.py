@@ -7,30 +7,31 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 
 from flask_babel import gettext, lazy_gettext
 
-from .db import get_db, match_cache
+from views.site.db import get_db, match_cache
 from .forms import VERSION_DIGITS, HandForm, VersionForm
-from models import storage
-from models.changes import deletion_changes, without_hand
-from models.digits import read_count
-from models.entry import read_entry
-from models.hand import DRAW, POINTS, Hand, most_points
-from models.ledger import score_sheet
-from .i18n import render, translated
+from models.game.changes import deletion_changes, without_hand
+from models.game.digits import read_count
+from models.game.entry import read_entry
+from models.game.hand import DRAW, POINTS, Hand, most_points
+from models.game.ledger import score_sheet
+from views.site.i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
-from .match_page import (attach_error, hand_form_for, hand_number_or_404, match_or_404,
-                         render_match, request_version)
-from .following import note_moved_on, saved_answer
-from .scope import device_name, table_id
+from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match, request_version
+from views.live.following import note_moved_on, saved_answer
+from views.tables.scope import device_name, table_id
 from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
+from models.errors import StaleMatch
+from models.storage.hand_writes import OVER, Saved, add_hand, delete_hand, replace_hand
+from models.storage.matches import StoredMatch
 
 bp = Blueprint("hands", __name__)
 
 STALE = lazy_gettext("This match changed on another phone; here it is now.")
 
 
-def posted_hand(form: HandForm, stored: storage.StoredMatch):
+def posted_hand(form: HandForm, stored: StoredMatch):
     """The engine reads the form's fields exactly as it reads a match file's hand."""
     return read_entry(form.entry(), stored.match.players, stored.match.rules)
 
@@ -70,7 +71,7 @@ def carried(form: HandForm, number: int, confirmed: bool) -> list[tuple[str, str
     return fields + entry_fields(form.entry())
 
 
-def ask(stored: storage.StoredMatch, title: str, lines: list[str], fields, button: str | None, status: int,
+def ask(stored: StoredMatch, title: str, lines: list[str], fields, button: str | None, status: int,
         action: str | None = None):
     """A question instead of a save: a plain form that carries the entries, so it works without the script."""
     return render_template("confirm_hand.html", stored=stored, match=stored.match, title=title, lines=lines,
@@ -78,7 +79,7 @@ def ask(stored: storage.StoredMatch, title: str, lines: list[str], fields, butto
                            action=action or url_for("hands.add", match_id=stored.id)), status
 
 
-def points_question(hand: Hand, stored: storage.StoredMatch, form: HandForm) -> tuple[str, str] | None:
+def points_question(hand: Hand, stored: StoredMatch, form: HandForm) -> tuple[str, str] | None:
     """Typed points above what any deal can score under the match's rules: a slip, until the player says not."""
     most = most_points(stored.match.rules)
     if hand.kind != POINTS or hand.points <= most or form.confirmed.data == "yes":
@@ -88,14 +89,14 @@ def points_question(hand: Hand, stored: storage.StoredMatch, form: HandForm) -> 
             gettext("Yes, save %(points)s points", points=hand.points))
 
 
-def another_deal(stored: storage.StoredMatch, form: HandForm, hand: Hand, there: HandAlreadySaved):
+def another_deal(stored: StoredMatch, form: HandForm, hand: Hand, there: HandAlreadySaved):
     """Another phone saved the deal this page was entering: store nothing, and ask."""
     stored = match_or_404(stored.id)  # as it is now, with the other phone's hand
     number = len(stored.match.hands) + 1
     title = gettext("Another phone already saved hand %(number)s: %(summary)s", number=there.number,
                     summary=line_words(there.line)) + " " + gettext("Is yours another deal?")
     if stored.sheet().finished:  # the other phone's hand ended the match
-        return ask(stored, title, [render(Message(storage.OVER))], [], None, 409)
+        return ask(stored, title, [render(Message(OVER))], [], None, 409)
     yours = score_sheet(stored.match.with_hands(stored.match.hands + (hand,))).lines[-1]
     lines = [gettext("If it is, yours is hand %(number)s: %(summary)s", number=number, summary=line_words(yours))]
     return ask(stored, title, lines, carried(form, number, form.confirmed.data == "yes"),
@@ -115,7 +116,7 @@ def add(match_id: int):
         if question:
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
-        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
+        saved = add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
                                  device=device_name(), known=stored)
         match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
         note_moved_on(stored, saved.stored)
@@ -169,7 +170,7 @@ def take_back(match_id: int, number: int):
     return remove(stored, number, gettext("The draw of hand %(number)s is taken back.", number=number))
 
 
-def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
+def edit_form_for(stored: StoredMatch, number: int) -> HandForm:
     hand = stored.match.hands[number - 1]
     data = {k: v for k, v in hand.to_dict().items() if k != "cards"}
     for side, codes in (hand.cards or {}).items():  # kept through an edit, shown on the page
@@ -178,7 +179,7 @@ def edit_form_for(stored: storage.StoredMatch, number: int) -> HandForm:
     return hand_form_for(stored, form)
 
 
-def render_edit(stored: storage.StoredMatch, number: int, form: HandForm, status: int = 200):
+def render_edit(stored: StoredMatch, number: int, form: HandForm, status: int = 200):
     """The edit page; of a match that no longer folds (its repair), without the line the fold would give."""
     line = stored.sheet().lines[number - 1] if stored.refusal is None else None
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
@@ -193,7 +194,7 @@ def edit(match_id: int, number: int):
     return render_edit(stored, number, edit_form_for(stored, number))
 
 
-def report_change(stored: storage.StoredMatch, saved: storage.Saved, what: str) -> None:
+def report_change(stored: StoredMatch, saved: Saved, what: str) -> None:
     """What the change did, and what it moved in the games (a repair of a match that did not fold says only what)."""
     flash(what)
     if stored.refusal is None and saved.sheet is not None:
@@ -216,9 +217,9 @@ def update(match_id: int, number: int):
             fields = [("version", form.version.data or ""), ("confirmed", "yes")] + entry_fields(form.entry())
             return ask(stored, question[0], [], fields, question[1], 200,
                        url_for("hands.update", match_id=match_id, number=number))
-        saved = storage.replace_hand(get_db(), match_id, number, hand, posted_version(form), table=table_id(),
+        saved = replace_hand(get_db(), match_id, number, hand, posted_version(form), table=table_id(),
                                      device=device_name())
-    except storage.StaleMatch:
+    except StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))
     except MatchError as error:
@@ -265,15 +266,15 @@ def undo(match_id: int):
     return remove(stored, number, gettext("Hand %(number)s undone.", number=number), redo=True, action="undone")
 
 
-def remove(stored: storage.StoredMatch, number: int, what: str, redo: bool = False, action: str = "deleted"):
+def remove(stored: StoredMatch, number: int, what: str, redo: bool = False, action: str = "deleted"):
     form = VersionForm()
     if not form.validate_on_submit():
         flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
         return redirect(sheet_url(stored.id))
     try:
-        saved = storage.delete_hand(get_db(), stored.id, number, posted_version(form), table=table_id(),
+        saved = delete_hand(get_db(), stored.id, number, posted_version(form), table=table_id(),
                                     device=device_name(), action=action)
-    except storage.StaleMatch:
+    except StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(stored.id))
     except MatchError as error:  # deleting a hand can end the match before later hands

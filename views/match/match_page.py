@@ -4,34 +4,35 @@ from __future__ import annotations
 
 from flask import abort, render_template, request, url_for
 
-from .db import get_db, match_cache
+from views.site.db import get_db, match_cache
 from .forms import VERSION_DIGITS, HandForm, VersionForm, new_form_id
 # The page's catalogue, looked up once a request.
-from .i18n import page_gettext as gettext, translated, translated_reason
-from .pages import blank, kept_page
-from .scope import table_id
+from views.site.i18n import page_gettext as gettext, translated, translated_reason
+from views.site.pages import blank, kept_page
+from views.tables.scope import table_id
 from .sheet import sheet_context
-from models import storage
-from models.digits import read_count
+from models.game.digits import read_count
 from models.errors import MatchError
+from models.errors import NoSuchMatch, StaleMatch
+from models.storage.matches import StoredMatch, get_match, get_match_by_token
 
 
-def match_or_404(match_id: int) -> storage.StoredMatch:
+def match_or_404(match_id: int) -> StoredMatch:
     """The match as stored now (from the app's cache when its epoch and version are the row's)."""
     try:
-        return storage.get_match(get_db(), match_id, table=table_id(), cache=match_cache())
-    except storage.NoSuchMatch:
+        return get_match(get_db(), match_id, table=table_id(), cache=match_cache())
+    except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
 
 
-def match_by_token_or_404(token: str) -> storage.StoredMatch:
+def match_by_token_or_404(token: str) -> StoredMatch:
     try:
-        return storage.get_match_by_token(get_db(), token, table=table_id())
-    except storage.NoSuchMatch:
+        return get_match_by_token(get_db(), token, table=table_id())
+    except NoSuchMatch:
         abort(404, description=gettext("This read-only link is not known here."))
 
 
-def hand_number_or_404(stored: storage.StoredMatch, number: int) -> None:
+def hand_number_or_404(stored: StoredMatch, number: int) -> None:
     if not 1 <= number <= len(stored.match.hands):
         no_such_hand(stored)
 
@@ -41,11 +42,11 @@ def request_version() -> int | None:
     return read_count(request.form.get("version"), VERSION_DIGITS)
 
 
-def no_such_hand(stored: storage.StoredMatch):
+def no_such_hand(stored: StoredMatch):
     """A hand the request names is not in the match. A form posted from a page drawn at another version
     (another phone took a hand away since) is told that the match changed, as every stale form is; else 404."""
     if request.method == "POST" and request_version() not in (None, stored.version):
-        raise storage.StaleMatch(stored.id)
+        raise StaleMatch(stored.id)
     abort(404, description=gettext("There is no such hand in this match."))
 
 
@@ -59,7 +60,7 @@ def attach_error(form, error: MatchError) -> None:
         form.form_errors.append(translated(error))
 
 
-def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> HandForm:
+def hand_form_for(stored: StoredMatch, form: HandForm | None = None) -> HandForm:
     form = form or HandForm(formdata=None)
     form.set_players(stored.match.players)
     if not form.form_id.data:
@@ -70,7 +71,7 @@ def hand_form_for(stored: storage.StoredMatch, form: HandForm | None = None) -> 
     return form
 
 
-def render_match(stored: storage.StoredMatch, form: HandForm | None = None, status: int = 200):
+def render_match(stored: StoredMatch, form: HandForm | None = None, status: int = 200):
     """The match page. With a fresh hand form the page is the same for every request of this version
     but for the form's one-time id (a blank), so it is kept whole; a refused or prefilled form is
     drawn as it is. A match that no longer folds gets the page that says why and how to repair it."""
@@ -83,13 +84,13 @@ def render_match(stored: storage.StoredMatch, form: HandForm | None = None, stat
     return kept_page("match", stored, False, lambda: draw_match(stored, fresh), {"form_id": new_form_id()}), status
 
 
-def draw_match(stored: storage.StoredMatch, form: HandForm) -> str:
+def draw_match(stored: StoredMatch, form: HandForm) -> str:
     """The match page with `form`, drawn by its templates."""
     return render_template("match.html", form=form, page_here=url_for("matches.show", match_id=stored.id),
                            version_form=VersionForm(formdata=None, version=stored.version), **sheet_context(stored))
 
 
-def render_broken(stored: storage.StoredMatch) -> str:
+def render_broken(stored: StoredMatch) -> str:
     """A stored match whose hands no longer fold (a file from elsewhere, an engine that changed): the
     refusal, which names its hand, and the taps that repair it (edit or delete that hand, undo)."""
     error = stored.refusal

@@ -6,20 +6,23 @@ import random
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from .db import get_db, match_cache
+from views.site.db import get_db, match_cache
 from .forms import UPCARDS, HandForm, ImportForm, MatchNameForm, NewMatchForm, VersionForm
-from models import storage
-from .i18n import number, translated
+from views.site.i18n import number, translated
 from models.errors import N_, MatchError, MatchNotOver
-from models.stakes import read_stake
-from models.match import MAX_HANDS, Match
-from models.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
-from models.rules import PRESETS, Rules, rules_from
+from models.game.stakes import read_stake
+from models.game.match import MAX_HANDS, Match
+from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
+from models.game.rules import PRESETS, Rules, rules_from
 
 from . import summary
 from .match_page import attach_error, match_or_404, render_match
-from .scope import table_id
+from views.tables.scope import table_id
 from .sheet import sheet_context
+from models.storage.matches import (StoredMatch, abandon_match, abandoned_matches, count_abandoned, create_match,
+                                    create_rematch, list_matches, name_match, reopen_match)
+from models.storage.players import lookalike, player_names
+from models.storage.tables import save_preset, saved_presets
 
 bp = Blueprint("matches", __name__)
 
@@ -28,19 +31,19 @@ CLASSIC = PRESETS["classic"]
 
 def render_home(import_form: ImportForm, status: int = 200):
     db = get_db()
-    abandoned = storage.count_abandoned(db, table=table_id())
+    abandoned = count_abandoned(db, table=table_id())
     return render_template(
         "home.html",
-        playing=with_sheets(storage.list_matches(db, finished=False, cache=match_cache(), table=table_id())),
-        finished=with_sheets(storage.list_matches(db, finished=True, limit=30, cache=match_cache(), table=table_id())),
+        playing=with_sheets(list_matches(db, finished=False, cache=match_cache(), table=table_id())),
+        finished=with_sheets(list_matches(db, finished=True, limit=30, cache=match_cache(), table=table_id())),
         abandoned=abandoned,
         # The folded list is drawn only when there is something in it; it costs a fold per match.
-        set_aside=with_sheets(storage.abandoned_matches(db, cache=match_cache(), table=table_id())) if abandoned else [],
+        set_aside=with_sheets(abandoned_matches(db, cache=match_cache(), table=table_id())) if abandoned else [],
         import_form=import_form, reopen_form=VersionForm(formdata=None), tonight=summary.table_tonight(),
     ), status
 
 
-def with_sheets(matches: list[storage.StoredMatch]) -> list[tuple]:
+def with_sheets(matches: list[StoredMatch]) -> list[tuple]:
     """Each match with its sheet, or None for one that no longer folds (listed, to be opened and repaired)."""
     return [(m, m.sheet() if m.refusal is None else None) for m in matches]
 
@@ -61,7 +64,7 @@ def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
 
 def preset_rules() -> dict:
     """Every preset by its form value: the built-in four (RULES.md) and the table's own."""
-    saved = storage.saved_presets(get_db(), table=table_id())
+    saved = saved_presets(get_db(), table=table_id())
     return {**PRESETS, **{"saved:" + name: rules for name, rules in saved.items()}}
 
 
@@ -97,18 +100,18 @@ def new_match():
             if asked:
                 form.players.errors = list(form.players.errors) + asked
                 return render_template("new_match.html", form=form, lookalike=True, presets=presets,
-                                       known=storage.player_names(get_db(), table=table_id())), 400
+                                       known=player_names(get_db(), table=table_id())), 400
             if form.save_as.data and form.save_as.data.strip():
-                storage.save_preset(get_db(), form.save_as.data.strip(), match.rules, table=table_id())
+                save_preset(get_db(), form.save_as.data.strip(), match.rules, table=table_id())
                 flash(gettext("Rules saved as the preset “%(name)s”.", name=form.save_as.data.strip()))
-            match_id = storage.create_match(get_db(), match, stake, table=table_id())
+            match_id = create_match(get_db(), match, stake, table=table_id())
             flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=match.players[0],
                           two=match.players[1], dealer=match.dealer))
             return redirect(url_for("matches.show", match_id=match_id))
     elif request.method == "POST" and not form.errors:
         form.form_errors.append(gettext("Please check the form."))
     status = 400 if request.method == "POST" else 200
-    return render_template("new_match.html", form=form, known=storage.player_names(get_db(), table=table_id()),
+    return render_template("new_match.html", form=form, known=player_names(get_db(), table=table_id()),
                            presets=presets), status
 
 
@@ -116,7 +119,7 @@ def lookalikes(names: tuple[str, str]) -> list[str]:
     """For each new name that looks like a kept player's, the question: the same person, or a new one?"""
     questions = []
     for name in names:
-        other = storage.lookalike(get_db(), name, table=table_id())
+        other = lookalike(get_db(), name, table=table_id())
         if other is not None:
             questions.append(gettext("“%(name)s” looks like “%(other)s”, who already plays at this table: type the "
                                      "name as before, or tick below to keep both.", name=name, other=other["name"]))
@@ -128,7 +131,7 @@ PREFILL_KEYS = ("knocker", "knocker_deadwood", "opponent_deadwood", "big_gin", "
 MAX_PREFILL_CARDS = 12  # one more than a hand holds, so saving still names the extra card
 
 
-def prefilled_form(stored: storage.StoredMatch) -> HandForm | None:
+def prefilled_form(stored: StoredMatch) -> HandForm | None:
     """The hand form filled from the query (the count page's "Use these counts"); nothing is saved.
 
     Values that cannot be what they claim are left out; the cards go through
@@ -171,7 +174,7 @@ def rematch(match_id: int):
     """Whichever phone taps first starts the rematch; every later tap lands on that same one."""
     match_or_404(match_id)
     try:
-        made = storage.create_rematch(get_db(), match_id, table=table_id())
+        made = create_rematch(get_db(), match_id, table=table_id())
     except MatchNotOver as refusal:
         flash(translated(refusal))
         return redirect(url_for("matches.show", match_id=match_id))
@@ -197,7 +200,7 @@ def rename(match_id: int):
         reasons = form.errors.get("name") or [gettext("The form had expired; nothing was changed.")]
         flash(gettext("Not named: %(reason)s", reason=" ".join(map(str, reasons))), "error")
         return redirect(url_for("matches.show", match_id=match_id, _anchor="about"))
-    storage.name_match(get_db(), match_id, form.name.data, table=table_id())
+    name_match(get_db(), match_id, form.name.data, table=table_id())
     name = (form.name.data or "").strip()
     if name:
         flash(gettext("This match is now called “%(name)s”.", name=name))
@@ -222,22 +225,22 @@ def change_standing(match_id: int, change, message: str, then: str):
 @bp.post("/matches/<int:match_id>/abandon")
 def abandon(match_id: int):
     """Set aside, not deleted: the hands stay, the home page folds it away, one tap brings it back."""
-    return change_standing(match_id, storage.abandon_match,
+    return change_standing(match_id, abandon_match,
                            N_("%(match)s is set aside as abandoned; reopen it from the home page or here."),
                            "matches.home")
 
 
 @bp.post("/matches/<int:match_id>/reopen")
 def reopen(match_id: int):
-    return change_standing(match_id, storage.reopen_match, N_("%(match)s is open again."), "matches.show")
+    return change_standing(match_id, reopen_match, N_("%(match)s is open again."), "matches.show")
 
 
-def match_state(stored: storage.StoredMatch) -> str:
+def match_state(stored: StoredMatch) -> str:
     """A finished match's result or an open one's games, as the evening lists it."""
     return summary.match_state(stored, stored.sheet())
 
 
-def match_share_text(stored: storage.StoredMatch) -> str:
+def match_share_text(stored: StoredMatch) -> str:
     """The finished match page's Share text, the same as /matches/<id>/summary.txt."""
     return summary.as_text(summary.match_lines(stored), stored.match.players)
 
@@ -263,7 +266,7 @@ def import_match():
         except MatchError as error:
             flash(gettext("Not imported: %(reason)s", reason=translated(error)), "error")
         else:
-            match_id = storage.create_match(get_db(), match, table=table_id())
+            match_id = create_match(get_db(), match, table=table_id())
             flash(ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
                            len(match.hands), one=match.players[0], two=match.players[1]))
             return redirect(url_for("matches.show", match_id=match_id))
@@ -281,7 +284,7 @@ def join(match_id: int):
     return render_template("join.html", stored=stored, match=stored.match)
 
 
-def match_name_form(stored: storage.StoredMatch) -> MatchNameForm:
+def match_name_form(stored: StoredMatch) -> MatchNameForm:
     """The match page's name form, filled with the present name."""
     return MatchNameForm(formdata=None, name=stored.name or "")
 

@@ -12,9 +12,9 @@ from flask import Blueprint, jsonify, request
 from flask_babel import gettext
 
 from .forms import HandForm
-from .i18n import translated_reason
-from models.hand import MAX_DEADWOOD
-from models.preview import REFUSED, Preview, preview_hand
+from views.site.i18n import translated_reason
+from models.game.hand import MAX_DEADWOOD
+from models.game.preview import REFUSED, Preview, preview_hand
 
 from .match_page import hand_number_or_404, match_or_404
 from .words import explain_early_end, line_summary, line_words

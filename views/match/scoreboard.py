@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from .i18n import number, page_text, signed
+from views.site.i18n import number, page_text, signed
 
 
 def game_box(game, players: tuple[str, str], target: int) -> Markup:

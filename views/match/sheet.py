@@ -11,11 +11,11 @@ from markupsafe import Markup
 
 from .charts import plot, race_figure, thinned
 # The page's catalogue, looked up once a request; under these names pybabel extract finds the strings.
-from .i18n import current_language, games_list, page_gettext as gettext, page_ngettext as ngettext
+from views.site.i18n import current_language, games_list, page_gettext as gettext, page_ngettext as ngettext
 from .scoreboard import game_box
-from models.ledger import Line, Sheet
-from models.race import race_of
-from models.stakes import payments
+from models.game.ledger import Line, Sheet
+from models.game.race import race_of
+from models.game.stakes import payments
 
 RESULT_NAMES = {
     "knock": lazy_gettext("knock"),

@@ -12,17 +12,17 @@ from datetime import datetime, timezone
 
 from flask_babel import gettext
 
-from models import storage
-from models.names import isolated
-from models.evening import GAP, Evening, Played, Standing, evening_of, standing, tonight
-from models.stakes import payments
+from models.game.names import isolated
+from models.game.evening import GAP, Evening, Played, Standing, evening_of, standing, tonight
+from models.game.stakes import payments
 
-from .db import get_db, match_cache
-from .i18n import money, number, signed
-from .scope import table_id
+from views.site.db import get_db, match_cache
+from views.site.i18n import money, number, signed
+from views.tables.scope import table_id
+from models.storage.matches import StoredMatch, last_hand_times, matches_of, recent_matches
 
 
-def match_label(stored: storage.StoredMatch) -> str:
+def match_label(stored: StoredMatch) -> str:
     """How a match is called in lists, titles and messages: its name if it has one, else its players."""
     players = gettext("%(one)s vs %(two)s", one=stored.match.players[0], two=stored.match.players[1])
     if stored.name:
@@ -30,7 +30,7 @@ def match_label(stored: storage.StoredMatch) -> str:
     return players
 
 
-def result_line(stored: storage.StoredMatch, sheet) -> str:
+def result_line(stored: StoredMatch, sheet) -> str:
     """A finished match in one line: '2–1' means games, so a single game is simply won."""
     winner, net = sheet.winner, number(sheet.net[sheet.winner])
     if stored.match.format == "single":
@@ -48,11 +48,11 @@ def stamp(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def played_matches(matches: list[storage.StoredMatch]) -> list[Played]:
+def played_matches(matches: list[StoredMatch]) -> list[Played]:
     """The evening's view of stored matches: a finished one ends when it finished, an open one
     at its last saved hand (or its start, before the first)."""
     open_ids = [stored.id for stored in matches if not stored.finished]
-    last = storage.last_hand_times(get_db(), open_ids, table=table_id()) if open_ids else {}
+    last = last_hand_times(get_db(), open_ids, table=table_id()) if open_ids else {}
     return [Played(stored.id, stamp(stored.created), stamp(stored.finished or last.get(stored.id) or stored.created),
                    stored.sheet(), stored.stake) for stored in matches if stored.refusal is None]
 
@@ -62,19 +62,19 @@ def table_tonight() -> list[dict]:
     is shown, since before that there is nothing the lists above do not already say."""
     now = datetime.now(timezone.utc)
     since = (now - 4 * GAP).isoformat(timespec="seconds")
-    matches = storage.recent_matches(get_db(), since, cache=match_cache(), table=table_id())
+    matches = recent_matches(get_db(), since, cache=match_cache(), table=table_id())
     return [evening_context(evening, matches) for evening in tonight(played_matches(matches), now)
             if any_game_closed(evening)]
 
 
-def pair_tonight(matches: list[storage.StoredMatch]) -> dict | None:
+def pair_tonight(matches: list[StoredMatch]) -> dict | None:
     """The two players' evening going on now, from their matches (the head-to-head loaded them all)."""
     found = [evening for evening in tonight(played_matches([m for m in matches if not m.abandoned]),
                                             datetime.now(timezone.utc)) if any_game_closed(evening)]
     return evening_context(found[0], matches) if found else None
 
 
-def evening_context(evening: Evening, matches: list[storage.StoredMatch]) -> dict:
+def evening_context(evening: Evening, matches: list[StoredMatch]) -> dict:
     """An evening worded for a page section and for its Share button."""
     state = standing(evening)
     by_id = {stored.id: stored for stored in matches}
@@ -88,10 +88,10 @@ def any_game_closed(evening: Evening) -> bool:
     return any(game.winner for played in evening.matches for game in played.sheet.games)
 
 
-def evening_text(stored: storage.StoredMatch) -> str:
+def evening_text(stored: StoredMatch) -> str:
     """The share text of the sitting a match belongs to, from the pair's matches."""
     one, two = stored.match.players
-    matches = [m for m in storage.matches_of(get_db(), one, two, cache=match_cache(), table=table_id())
+    matches = [m for m in matches_of(get_db(), one, two, cache=match_cache(), table=table_id())
                if not m.abandoned or m.id == stored.id]
     return evening_context(evening_of(played_matches(matches), stored.id), matches)["text"]
 
@@ -135,7 +135,7 @@ def money_lines(state: Standing) -> list[str]:
     return [owed_line(stake, pay) for stake, pay in state.money]
 
 
-def match_state(stored: storage.StoredMatch, sheet) -> str:
+def match_state(stored: StoredMatch, sheet) -> str:
     """A finished match's result, or an open one's games so far."""
     if sheet.finished:
         return result_line(stored, sheet)
@@ -162,7 +162,7 @@ def game_line(game, players: tuple[str, str]) -> str:
                    two=two, one_score=number(game.scores[one]), two_score=number(game.scores[two]))
 
 
-def match_lines(stored: storage.StoredMatch) -> list[str]:
+def match_lines(stored: StoredMatch) -> list[str]:
     """A match as a messenger text: its name, the result, each game's scores, the money."""
     sheet = stored.sheet()
     lines = [match_label(stored), match_state(stored, sheet)]
@@ -189,7 +189,7 @@ def as_text(lines: list[str], names: tuple[str, ...] = ()) -> str:
 SVG_WIDTH, ROW = 360, 28
 
 
-def sheet_picture(stored: storage.StoredMatch) -> dict:
+def sheet_picture(stored: StoredMatch) -> dict:
     """Rows of the picture with their y: a heading, each game's scores (the winner's marked), the net.
 
     The template (templates/sheet.svg) only places text and lines, so the

@@ -4,10 +4,10 @@ from __future__ import annotations
 from flask_babel import lazy_gettext
 
 # The page's catalogue, looked up once a request; under these names pybabel extract finds the strings.
-from .i18n import games_list, page_gettext as gettext, page_ngettext as ngettext, render
-from models.changes import game_changes
+from views.site.i18n import games_list, page_gettext as gettext, page_ngettext as ngettext, render
+from models.game.changes import game_changes
 from models.errors import N_, MatchError, MatchOver
-from models.ledger import Line, Sheet
+from models.game.ledger import Line, Sheet
 
 
 def scores_phrase(winner: str, points: int, games: tuple[int, ...] | list[int]) -> str:

@@ -89,7 +89,7 @@ def secrets_in_address() -> bool:
     """Whether every secret this request's page can hold, but the CSRF token, is in its own address: a
     table's key in a hosted table's pages (/t/<key>/…), a read-only token in the spectator's (/view/<token>…,
     which name no table: views/tables.py). At home the pages hold no key, and only the join page a token."""
-    from .scope import SPECTATOR_ENDPOINTS
+    from views.tables.scope import SPECTATOR_ENDPOINTS
 
     if request.endpoint in TOKEN_PAGES:
         return False

@@ -23,11 +23,13 @@ from contextlib import contextmanager
 
 from flask import Flask, current_app, g
 
-from models import caches, postgres, storage
-from models.address import POSTGRESQL, dialect_of, read_address
+from models.storage import caches, postgres
+from models.storage.address import POSTGRESQL, dialect_of, read_address
 from models.errors import DatabaseGone, DatabaseUnreachable
-from models.flusher import Flusher
-from models.match_cache import MatchCache
+from models.storage.flusher import Flusher
+from models.storage.match_cache import MatchCache
+from models.storage.connection import connect, migrate, open_ledger
+from models.storage.finished import refresh_finished
 
 THREADS = "gin_ledger_connections"
 FILE = "gin_ledger_file"  # the identity of the database this app last gave an epoch
@@ -77,7 +79,7 @@ def thread_connection(app: Flask):
     if conn is not None:
         conn.close()
     # NORMAL: a commit survives the server being killed; models/flusher.py puts it on the disk.
-    kept.conn = storage.connect(path, create=False, synchronous="NORMAL")  # raises DatabaseGone
+    kept.conn = connect(path, create=False, synchronous="NORMAL")  # raises DatabaseGone
     kept.identity = identity
     met_file(app, kept.conn, identity)
     return kept.conn
@@ -89,8 +91,8 @@ def met_file(app: Flask, conn, identity: tuple) -> None:
     with known["lock"]:
         if known["identity"] == identity:
             return
-        storage.migrate(conn, app.config["DATABASE"])  # a new epoch, and an older backup's schema brought up
-        storage.refresh_finished(conn)
+        migrate(conn, app.config["DATABASE"])  # a new epoch, and an older backup's schema brought up
+        refresh_finished(conn)
         known["identity"] = identity
 
 
@@ -120,7 +122,7 @@ def init_app(app: Flask) -> None:
     WAL and delete it, only for the next request to create it again.
     """
     address = read_address(app.config["DATABASE"])  # raises DatabaseRefused: `flask run` stops there
-    keeper = storage.open_ledger(app.config["DATABASE"])  # raises SchemaTooNew: `flask run` stops there
+    keeper = open_ledger(app.config["DATABASE"])  # raises SchemaTooNew: `flask run` stops there
     if address.engine == POSTGRESQL:
         identity = postgres.identity(keeper)
         keeper.close()

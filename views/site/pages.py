@@ -20,7 +20,7 @@ from datetime import datetime
 from flask import current_app, g, render_template, request
 from markupsafe import Markup, escape
 
-from models import caches
+from models.storage import caches
 
 from .i18n import current_language
 

@@ -16,7 +16,7 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import SignatureExpired
 
-from models.caches import BoundedCache
+from models.storage.caches import BoundedCache
 
 REMEMBERED_BYTES = 4 * 1024 * 1024  # a session is a few hundred bytes: thousands of phones
 

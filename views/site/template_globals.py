@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Flask
 from markupsafe import Markup, escape
 
-from models.names import isolated
+from models.game.names import isolated
 
 
 def bdi(name) -> Markup:
@@ -17,11 +17,14 @@ def bdi(name) -> Markup:
 
 
 def init_app(app: Flask) -> None:
-    from . import access, cards, csrf, hands, history, matches, pages, pwa, summary
-    from .charts import plot
-    from .following import follow_every
-    from .qr import qr_svg, table_base_url, table_url
-    from .scope import current_table, home_url, hosted, in_table
+    from views.tables import access
+    from views.match import cards, hands, matches, summary
+    from . import csrf, pages, pwa
+    from views.history import history
+    from views.match.charts import plot
+    from views.live.following import follow_every
+    from views.tables.qr import qr_svg, table_base_url, table_url
+    from views.tables.scope import current_table, home_url, hosted, in_table
 
     app.jinja_env.globals.update(
         # the table and the app's addresses

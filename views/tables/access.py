@@ -10,12 +10,13 @@ from flask import Blueprint, current_app, flash, g, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .db import get_db
-from .forms import LoginForm, TablePassphraseForm
-from .targets import safe_path
-from models import logins, storage, throttle
+from views.site.db import get_db
+from views.match.forms import LoginForm, TablePassphraseForm
+from views.site.targets import safe_path
+from models.storage import logins, throttle
 
 from .scope import SPECTATOR_ENDPOINTS, current_table, home_url
+from models.storage.tables import Table, set_table_passphrase as keep_table_passphrase
 
 bp = Blueprint("access", __name__)
 table_bp = Blueprint("table_access", __name__)  # a hosted table's own login and passphrase, under its prefix
@@ -115,7 +116,7 @@ def start_session(scope: str) -> None:
     session.permanent = True  # the cookie and the row both last PERMANENT_SESSION_LIFETIME: 30 days
 
 
-def table_scope(table: storage.Table) -> str:
+def table_scope(table: Table) -> str:
     return f"table:{table.key}"
 
 
@@ -131,7 +132,7 @@ UNLOCKED = "unlocked"  # {table key: login id} of the tables this browser gave t
 MOST_UNLOCKED = 20
 
 
-def table_unlocked(table: storage.Table) -> bool:
+def table_unlocked(table: Table) -> bool:
     """A login row of this table's scope, made with its passphrase of today; the row, not the cookie, decides."""
     login_id = session.get(UNLOCKED, {}).get(table.key)
     if not isinstance(login_id, str):
@@ -151,7 +152,7 @@ def require_table_passphrase():
     return redirect(url_for(TABLE_LOGIN, next=request.full_path if request.method == "GET" else None))
 
 
-def unlock_table(table: storage.Table) -> None:
+def unlock_table(table: Table) -> None:
     """A login row for the table, as for the server's passphrase, so logging out ends it for every copy."""
     g.table = table  # the passphrase just set or given is the one the digest is made of
     login_id = logins.create(get_db(), table_scope(table), passphrase_digest(table_scope(table)), lifetime())
@@ -231,7 +232,7 @@ def set_table_passphrase():
         flash(gettext("No passphrase set: %(reason)s", reason=" ".join(map(str, reasons))), "error")
         return redirect(url_for("matches.home", _anchor="table-passphrase"), 303)
     digest = generate_password_hash(form.passphrase.data)
-    storage.set_table_passphrase(get_db(), digest, table=table.id)
+    keep_table_passphrase(get_db(), digest, table=table.id)
     unlock_table(replace(table, passphrase_hash=digest))
     flash(gettext("This table now asks every other browser for its passphrase."))
     return redirect(url_for("matches.home"), 303)

@@ -9,17 +9,19 @@ import pyuca
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from .db import get_db, match_cache
-from .forms import MergeForm, RenameForm, VersionForm
-from models import storage
-from .i18n import current_language, translated
+from views.site.db import get_db, match_cache
+from views.match.forms import MergeForm, RenameForm, VersionForm
+from views.site.i18n import current_language, translated
 from models.errors import MatchError
-from models.matchfile import check_name
-from models.sheetcsv import csv_text, sheet_rows
-from models.stats import player_record, running_net
+from models.files.matchfile import check_name
+from models.files.sheetcsv import csv_text, sheet_rows
+from models.game.stats import player_record, running_net
 
-from . import summary
+from views.match import summary
 from .scope import table_id
+from models.errors import NoSuchMatch, PlayerProblem
+from models.storage.matches import matches_of
+from models.storage.players import delete_player, merge_players, player_by_id, players_summary, rename_player
 
 
 bp = Blueprint("players", __name__)
@@ -107,14 +109,14 @@ def newest(matches: list, sheets: list) -> list:
 
 def player_or_404(player_id: int):
     try:
-        return storage.player_by_id(get_db(), player_id, table=table_id())
-    except storage.NoSuchMatch:
+        return player_by_id(get_db(), player_id, table=table_id())
+    except NoSuchMatch:
         abort(404, description=gettext("There is no such player."))
 
 
 @bp.get("/players")
 def index():
-    players = in_reading_order(storage.players_summary(get_db(), table=table_id()), key=lambda row: row["name"])
+    players = in_reading_order(players_summary(get_db(), table=table_id()), key=lambda row: row["name"])
     return render_template("players.html", players=players,
                            rename_form=RenameForm(formdata=None), merge_form=MergeForm(formdata=None),
                            delete_form=VersionForm(formdata=None))
@@ -123,19 +125,19 @@ def index():
 @bp.get("/players/<int:player_id>")
 def show(player_id: int):
     player = player_or_404(player_id)
-    matches = storage.matches_of(get_db(), player["name"], cache=match_cache(), table=table_id())
+    matches = matches_of(get_db(), player["name"], cache=match_cache(), table=table_id())
     matches = [m for m in matches if m.refusal is None]  # one that no longer folds counts for nothing
     sheets = [m.sheet() for m in matches]
     opponents = in_reading_order({name for s in sheets for name in s.players if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
                            matches=newest(matches, sheets), total=len(matches), opponents=opponents,
-                           ids={row["name"]: row["id"] for row in storage.players_summary(get_db(), table=table_id())})
+                           ids={row["name"]: row["id"] for row in players_summary(get_db(), table=table_id())})
 
 
 @bp.get("/players/<int:player_id>/vs/<int:other_id>")
 def head_to_head(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
-    matches = storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id())
+    matches = matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id())
     matches = [m for m in matches if m.refusal is None]  # one that no longer folds counts for nothing
     sheets = [m.sheet() for m in matches]
     names = (one["name"], two["name"])
@@ -164,13 +166,13 @@ def names_csv(matches) -> Response:
 
 @bp.get("/players/<int:player_id>.csv")
 def player_csv(player_id: int):
-    return names_csv(storage.matches_of(get_db(), player_or_404(player_id)["name"], cache=match_cache(), table=table_id()))
+    return names_csv(matches_of(get_db(), player_or_404(player_id)["name"], cache=match_cache(), table=table_id()))
 
 
 @bp.get("/players/<int:player_id>/vs/<int:other_id>.csv")
 def pair_csv(player_id: int, other_id: int):
     one, two = player_or_404(player_id), player_or_404(other_id)
-    return names_csv(storage.matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id()))
+    return names_csv(matches_of(get_db(), one["name"], two["name"], cache=match_cache(), table=table_id()))
 
 
 def back_to_players(message: str, category: str = "message"):
@@ -187,8 +189,8 @@ def rename(player_id: int):
         return back_to_players(gettext("New name: %(reason)s", reason=" ".join(map(str, reasons))), "error")
     try:
         new = check_name(form.new_name.data.strip(), "new_name")
-        storage.rename_player(get_db(), player["name"], new, table=table_id())
-    except (MatchError, storage.PlayerProblem) as error:
+        rename_player(get_db(), player["name"], new, table=table_id())
+    except (MatchError, PlayerProblem) as error:
         return back_to_players(gettext("Not renamed: %(reason)s", reason=translated(error)), "error")
     return back_to_players(gettext("%(old)s is now %(new)s, in every match.", old=player["name"], new=new))
 
@@ -199,10 +201,10 @@ def merge():
     if not form.validate_on_submit():
         return back_to_players(gettext("Merge: both names are required."), "error")
     try:
-        moved = storage.merge_players(get_db(), form.keep.data.strip(), form.drop.data.strip(), table=table_id())
-    except storage.NoSuchMatch as error:
+        moved = merge_players(get_db(), form.keep.data.strip(), form.drop.data.strip(), table=table_id())
+    except NoSuchMatch as error:
         return back_to_players(gettext("Not merged: there is no player %(name)s.", name=error.args[0]), "error")
-    except storage.PlayerProblem as error:
+    except PlayerProblem as error:
         return back_to_players(gettext("Not merged: %(reason)s", reason=translated(error)), "error")
     return back_to_players(ngettext("%(drop)s merged into %(keep)s: %(num)d match moved.",
                                     "%(drop)s merged into %(keep)s: %(num)d matches moved.", moved,
@@ -215,7 +217,7 @@ def delete(player_id: int):
     if not VersionForm().validate_on_submit():
         return back_to_players(gettext("The form had expired; nothing was changed."), "error")
     try:
-        storage.delete_player(get_db(), player["name"], table=table_id())
-    except storage.PlayerProblem as error:
+        delete_player(get_db(), player["name"], table=table_id())
+    except PlayerProblem as error:
         return back_to_players(gettext("Not deleted: %(reason)s", reason=translated(error)), "error")
     return back_to_players(gettext("%(name)s deleted.", name=player["name"]))

@@ -10,8 +10,8 @@ from flask import current_app, request
 from markupsafe import Markup
 from werkzeug.sansio.utils import host_is_trusted
 
-from . import netinfo
-from models import caches
+from views.site import netinfo
+from models.storage import caches
 
 
 def qr_svg(text: str, label: str) -> Markup:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from flask import abort, current_app, g, request, session, url_for
 
-from models import storage
 
 # The page's catalogue, looked up once a request.
-from .i18n import page_gettext as gettext
+from views.site.i18n import page_gettext as gettext
+from models.storage.tables import Table
 
 
 def hosted() -> bool:
@@ -18,7 +18,7 @@ def hosted() -> bool:
 SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big", "readonly.sheet"})
 
 
-def current_table() -> storage.Table:
+def current_table() -> Table:
     """The table this request is for (views/tables.py found it from the address).
 
     Every storage call of a view is scoped with it; a request that names no table

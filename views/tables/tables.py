@@ -12,12 +12,14 @@ from __future__ import annotations
 from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
-from . import db
-from .db import get_db
-from .forms import StartTableForm
-from models import storage, throttle
+from views.site import db
+from views.site.db import get_db
+from views.match.forms import StartTableForm
+from models.storage import throttle
 
 from .scope import SPECTATOR_ENDPOINTS, hosted
+from models.errors import NoSuchTable
+from models.storage.tables import create_table, home_table, table_by_key, table_of_view_token, tables_by_keys
 
 bp = Blueprint("tables", __name__)  # the hosted front page, outside every table
 
@@ -30,7 +32,7 @@ REMEMBERED = 20  # tables a browser lists on the front page; the oldest opened d
 def init_app(app: Flask) -> None:
     """After db.init_app: the home table is read once, from the connection that migrated."""
     with db.start_connection(app) as conn:
-        app.extensions[HOME] = storage.home_table(conn)
+        app.extensions[HOME] = home_table(conn)
     app.url_value_preprocessor(find_table)
     app.url_defaults(add_table_key)
 
@@ -40,13 +42,13 @@ def find_table(endpoint: str | None, values: dict | None) -> None:
     if endpoint in SPECTATOR_ENDPOINTS and values and "token" in values:
         # A spectator's address names the match, never the table: the token tells which table it is.
         try:
-            g.table = storage.table_of_view_token(get_db(), values["token"])
-        except storage.NoSuchTable:
+            g.table = table_of_view_token(get_db(), values["token"])
+        except NoSuchTable:
             abort(404, description=gettext("This read-only link is not known here."))
     elif values and KEY in values:
         try:
-            g.table = storage.table_by_key(get_db(), values.pop(KEY))
-        except storage.NoSuchTable:
+            g.table = table_by_key(get_db(), values.pop(KEY))
+        except NoSuchTable:
             abort(404, description=gettext("There is no such table here."))
     elif not hosted():
         g.table = current_app.extensions[HOME]
@@ -74,7 +76,7 @@ def remember_table() -> None:
 
 
 def render_front(form: StartTableForm, status: int = 200):
-    opened = storage.tables_by_keys(get_db(), list(session.get("tables", [])))
+    opened = tables_by_keys(get_db(), list(session.get("tables", [])))
     return render_template("front.html", form=form, opened=opened), status
 
 
@@ -94,6 +96,6 @@ def start():
         form.table_name.errors = list(form.table_name.errors) + [
             gettext("This address started several tables in the last minute; wait a minute, then start yours.")]
         return render_front(form, 429)
-    g.table = storage.create_table(get_db(), form.table_name.data.strip() or gettext("Our table"))
+    g.table = create_table(get_db(), form.table_name.data.strip() or gettext("Our table"))
     remember_table()
     return redirect(url_for("matches.home"), 303)
