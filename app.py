@@ -17,10 +17,9 @@ from views.site import errors
 from views.site import jinja
 from views.site import i18n
 from views.site import netinfo
-from views.site import serving
-from models.storage import caches
+from views.site import kept, serving
 from models.storage.address import SQLITE, read_address
-from models.storage.caches import MB
+from models.storage.caches import MB, BoundedCache
 from models.errors import DatabaseRefused
 from models.storage.match_cache import MatchCache
 
@@ -148,10 +147,10 @@ def init_caches(app: Flask) -> None:
     """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
     from views.site import pages
 
-    app.extensions[caches.EXTENSION] = caches.Caches(
+    app.extensions[kept.EXTENSION] = kept.Caches(
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
-        qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
-        pages=caches.BoundedCache(app.config["PAGE_CACHE_BYTES"], size_of=pages.entry_size),
+        qr=BoundedCache(app.config["QR_CACHE_BYTES"]),
+        pages=BoundedCache(app.config["PAGE_CACHE_BYTES"], size_of=pages.entry_size),
     )
 
 

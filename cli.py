@@ -15,7 +15,8 @@ from views.site import i18n
 from models.errors import DestinationNotEmpty, MatchError
 from models.files.matchfile import replay
 from models.game.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
-from models.storage.connection import backup, open_ledger, restore
+from models.storage.connection import backup
+from models.storage.ledger_file import open_ledger, restore
 
 
 def refuse(message: str) -> None:

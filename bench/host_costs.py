@@ -151,11 +151,11 @@ def memory_per_table() -> dict[str, float]:
     notes; the older versions' entries stay until the least recently used go), and its match page drawn
     again at its last version."""
     from app import create_app
-    from models.storage import caches
+    from views.site.kept import EXTENSION
 
     folder = tempfile.mkdtemp(prefix="gin-memory-")
     app = create_app({"DATABASE": str(Path(folder) / "ledger.sqlite"), "SECRET_KEY": "memory"})
-    kept = app.extensions[caches.EXTENSION]
+    kept = app.extensions[EXTENSION]
     client = app.test_client()
     headers = {"Host": "ledger.example"}  # what is kept is the same whatever the encoding asked
     token = hidden(client.get("/", headers=headers).get_data(as_text=True), "csrf_token")

@@ -8,12 +8,15 @@ from webutil import case, import_match
 from app import create_app
 from models.storage import caches
 from models.storage.caches import BoundedCache, approximate_size
+from views.site.kept import EXTENSION
 from models.game.hand import Hand
 from models.storage.match_cache import MatchCache
 from models.files.matchfile import match_from_document
-from models.storage.connection import connect, open_ledger
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
 from models.storage.hand_writes import add_hand
-from models.storage.matches import MATCH_QUERY, StoredMatch, create_match, get_match, list_matches
+from models.storage.matches import create_match, get_match, list_matches
+from models.storage.match_rows import MATCH_QUERY, StoredMatch
 from models.storage.players import rename_player
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
@@ -24,7 +27,7 @@ def make_app(tmp_path, name, **config):
 
 
 def app_caches(app):
-    return app.extensions[caches.EXTENSION]
+    return app.extensions[EXTENSION]
 
 
 def rows(conn):

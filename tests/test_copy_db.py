@@ -23,7 +23,8 @@ from models.storage.address import read_address
 from postgres import Schema
 from views.site import db
 from webutil import case, export, hidden, import_match, new_match, post_hand
-from models.storage.connection import connect, epoch_of, open_ledger
+from models.storage.connection import connect, epoch_of
+from models.storage.ledger_file import open_ledger
 from models.storage.tables import create_table
 
 COPIED = ("play_table", "player", "preset", "match", "hand", "hand_event")

@@ -22,7 +22,8 @@ from models.game.match import MAX_HANDS
 from models.files.matchfile import load_match, name_key
 from server import Server
 from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
-from models.storage.connection import connect, open_ledger
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
 from models.storage.players import players_summary
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1

@@ -11,7 +11,8 @@ from webutil import new_match, post_hand
 from models.storage.flusher import Flusher
 from views.site.db import FLUSHER
 import pytest
-from models.storage.connection import connect, open_ledger
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
 
 pytestmark = pytest.mark.sqlite_only  # the SQLite write-ahead log put on the disk
 

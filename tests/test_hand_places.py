@@ -14,7 +14,8 @@ import pytest
 from test_hand_history import delete, form_with, insert, version_of
 from webutil import export, hidden, import_match
 from models.errors import MatchError
-from models.storage.connection import connect, open_ledger
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
 from models.storage.hand_writes import delete_hand, insert_hand_before, restore_hand
 from models.storage.matches import create_match, get_match
 

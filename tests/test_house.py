@@ -11,7 +11,8 @@ from webutil import case, hidden, import_match
 
 from models.files.matchfile import match_from_document
 from models.errors import MatchError
-from models.storage.connection import connect, open_ledger
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
 from models.storage.hand_writes import insert_hand_before
 from models.storage.matches import create_match, get_match
 from webutil import version_now

@@ -11,10 +11,10 @@ import pytest
 from webutil import case, hidden, import_match
 
 from app import create_app
-from models.storage import history
+from models.storage.hand_writes import insert_hand_before, restore_hand
 from models.game.hand import Hand
 from models.files.matchfile import match_from_document
-from views.site.pages import MARK
+from views.site.blanks import MARK
 from models.storage.connection import connect
 from models.storage.hand_writes import add_hand, delete_hand, replace_hand
 from models.storage.matches import abandon_match, create_match, create_rematch, get_match, name_match
@@ -72,7 +72,7 @@ def finish(conn, match_id: int) -> None:
 
 def restore_after_delete(conn, match_id: int) -> None:
     deleted = delete_hand(conn, match_id, 4, version(conn, match_id), table=HOME)
-    history.restore_hand(conn, match_id, deleted.hand_id, deleted.version, table=HOME)
+    restore_hand(conn, match_id, deleted.hand_id, deleted.version, table=HOME)
 
 
 WRITES = {
@@ -81,7 +81,7 @@ WRITES = {
     "a hand deleted": lambda conn, m: delete_hand(conn, m, 3, version(conn, m), table=HOME),
     "the last hand undone": lambda conn, m: delete_hand(conn, m, hands(conn, m), version(conn, m), table=HOME,
                                                                 action="undone"),
-    "a hand inserted": lambda conn, m: history.insert_hand_before(conn, m, 2, knock("Ben", 4, 12), None,
+    "a hand inserted": lambda conn, m: insert_hand_before(conn, m, 2, knock("Ben", 4, 12), None,
                                                                   version(conn, m), table=HOME),
     "a deleted hand restored": lambda conn, m: restore_after_delete(conn, m),
     "the match named": lambda conn, m: name_match(conn, m, "Friday at Eva's", table=HOME),

@@ -15,7 +15,8 @@ from models.errors import DatabaseRefused
 from postgres import Schema, server_url
 from views.site import db
 from webutil import case, export, import_match, post_hand
-from models.storage.connection import connect, epoch_of, open_ledger
+from models.storage.connection import connect, epoch_of
+from models.storage.ledger_file import open_ledger
 from webutil import version_now
 
 KNOCK_ANA = {"knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"}  # Ana scores 18

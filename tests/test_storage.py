@@ -9,7 +9,8 @@ import pytest
 from app import create_app
 from models.storage import schema
 from models.errors import MatchOver, SchemaTooNew
-from models.storage.connection import connect, immediate, migrate, open_ledger
+from models.storage.connection import connect, immediate, migrate
+from models.storage.ledger_file import open_ledger
 from models.storage.finished import ENGINE_FILES, ENGINE_MODULES, engine_fingerprint, refresh_finished
 from models.storage.hand_writes import add_hand, delete_hand, replace_hand
 from models.storage.matches import EVERY_TABLE, create_match, get_match, list_matches, matches_where

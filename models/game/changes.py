@@ -74,3 +74,39 @@ def deletion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
         messages.append(Message(N_("{dealer} deals next (before: {was})."), dealer=after.next_dealer,
                                 was=before.next_dealer))
     return messages + game_changes(before, after)
+
+
+def closing_moves(before: Sheet, after: Sheet, number: int) -> list[Message]:
+    """A game still won by the same player that now closes with another hand than the one it did
+    (its closing hand, moved one down when it is `number` or later, is not the one that closes it now).
+    `was` is the old number, as "Hand 6, now hand 7" says it."""
+    messages = []
+    for old, new in zip(before.games, after.games):
+        if old.winner and old.winner == new.winner:
+            if new.closed_by != old.closed_by + (old.closed_by >= number):
+                messages.append(Message(N_("Game {number} now closes with hand {hand} (before: hand {was})."),
+                                        number=new.number, hand=new.closed_by, was=old.closed_by))
+    return messages
+
+
+def closed_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
+    """What a hand put back as hand `number` changes of what was already settled: a game closed before
+    that now closes with another hand, reopens, goes to the other player or settles for another net,
+    and the match's result. Empty when it only adds to open games (or closes one)."""
+    messages = closing_moves(before, after, number)
+    for old, new in zip(before.games, after.games):
+        if not old.winner:
+            continue
+        if not new.winner:
+            messages.append(Message(N_("Game {number} is open again."), number=new.number))
+        elif new.winner != old.winner:
+            messages.append(Message(N_("Game {number} is now closed: {winner} wins it."), number=new.number,
+                                    winner=new.winner))
+        elif old.settlement and new.settlement and old.settlement.net != new.settlement.net:
+            messages.append(Message(N_("Game {number} now settles for {net} (before: {was})."),
+                                    number=new.number, net=new.settlement.net, was=old.settlement.net))
+    if before.finished and not after.finished:
+        messages.append(Message(N_("The match is no longer over.")))
+    elif before.finished and before.winner != after.winner:
+        messages.append(Message(N_("{winner} now wins the match."), winner=after.winner))
+    return messages

@@ -13,11 +13,6 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .match_cache import MatchCache
 
 MB = 1024 * 1024
 
@@ -94,15 +89,3 @@ class BoundedCache:
         found = self._entries.pop(key, None)
         if found is not None:
             self._bytes -= found[1]
-
-
-@dataclass(frozen=True)
-class Caches:
-    """What one app keeps between requests; see app.py for where it is made and its config."""
-
-    matches: MatchCache
-    qr: BoundedCache
-    pages: BoundedCache  # match pages and live fragments, kept whole by (epoch, match, version, request) (views/pages.py)
-
-
-EXTENSION = "gin_ledger_caches"

@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from urllib.parse import quote
 
 from . import postgres, schema
 from .address import POSTGRESQL, SQLITE, dialect_of, read_address
-from models.errors import DatabaseGone, NotALedger
+from models.errors import DatabaseGone
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -139,23 +139,6 @@ def migrate(conn, path: str = "") -> int:
         return version
 
 
-def open_ledger(database: str):
-    """A connection to an upgraded database with a true `finished` index; a newer Gin Ledger's is refused untouched."""
-    from .finished import refresh_finished
-
-    address = read_address(database)
-    if address.engine == SQLITE:
-        schema.refuse_newer(schema.file_version(address.target), address.target)
-    conn = connect(database)
-    try:
-        migrate(conn, address.shown)
-        refresh_finished(conn)
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
 def backup(source_path: str, target_path: str) -> int:
     """SQLite's online backup API: a consistent copy even while hands are being written."""
     source = connect_file(source_path)
@@ -167,29 +150,3 @@ def backup(source_path: str, target_path: str) -> int:
     finally:
         target.close()
         source.close()
-
-
-def restore(target_path: str, backup_path: str) -> int:
-    """A backup put back in place of the database, while servers keep it open: SQLite's online backup
-    API the other way, in one step, so a reader sees the database before or the backup whole.
-
-    The backup is first copied beside the database and brought up to the schema under a new epoch: the
-    restored file's versions repeat numbers the running servers kept pages for, and its epoch was theirs
-    when the backup was taken (a file restored in place keeps its inode, so views/db.py cannot tell).
-    Returns how many hands the database holds now."""
-    found = schema.file_version(backup_path)
-    if found == 0:
-        raise NotALedger(backup_path)
-    schema.refuse_newer(found, backup_path)
-    staged = f"{target_path}.restoring-{secrets.token_hex(4)}"
-    try:
-        with (closing(sqlite3.connect(f"file:{quote(os.path.abspath(backup_path))}?mode=ro", uri=True)) as source,
-              closing(connect_file(staged)) as copy):
-            source.backup(copy)
-        with closing(open_ledger(staged)) as copy, closing(connect_file(target_path)) as target:
-            copy.backup(target)
-            return target.execute("SELECT count(*) FROM hand WHERE deleted IS NULL").fetchone()[0]
-    finally:
-        for leftover in (staged, staged + "-journal", staged + "-wal", staged + "-shm"):
-            if os.path.exists(leftover):
-                os.unlink(leftover)

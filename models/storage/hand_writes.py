@@ -13,12 +13,13 @@ import sqlite3
 from dataclasses import dataclass, replace
 
 from models.errors import N_, HandAlreadySaved, LedgerError, MatchError, MatchOver, Message, NoSuchMatch, StaleMatch
+from models.game.changes import closed_changes
 from models.game.hand import Hand
 from .hand_rows import (hand_from_row, insert_hand, number_at, place_after_all, place_before, submission_key,
                         update_hand)
 from models.game.ledger import Sheet, sheet_after
 from models.game.match import MAX_HANDS
-from .matches import StoredMatch, live_hand_rows, match_row, stored_match
+from .match_rows import StoredMatch, live_hand_rows, match_row, stored_match
 from .connection import now
 from .work import Work, unit_of_work
 
@@ -237,8 +238,6 @@ def restore_hand(conn: sqlite3.Connection, match_id: int, hand_id: int, version:
     the reason; a restore that changes a game already closed, or the result, is RestoreChanges
     unless `confirmed`.
     """
-    from .history import closed_changes
-
     with unit_of_work(conn, match_id) as work:
         current, _ = locked(conn, match_id, table=table)
         row = hand_row_of(conn, match_id, hand_id)

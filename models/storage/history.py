@@ -1,9 +1,10 @@
 """Nothing entered is ever lost: each hand's history (when it was entered and every change, from
-which device), the hands deleted and not restored, and what a hand put back moves.
+which device), and the hands deleted and not restored.
 
 The writes themselves are units of work: a forgotten hand inserted or a deleted one restored
-(models/hand_writes.py), a deleted match restored (models/matches.py); they are named here too,
-as the history page knows them. The match file carries none of this; the full backup copies it all.
+(models/storage/hand_writes.py), a deleted match restored (models/storage/matches.py). What a hand put
+back moves is the game's (models/game/changes.py). The match file carries none of this; the full backup
+copies it all.
 """
 from __future__ import annotations
 
@@ -11,47 +12,8 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from models.errors import N_, Message
 from .hand_rows import hand_from_row, number_at
-from .hand_writes import insert_hand_before, restore_hand  # noqa: F401 - the history page's writes
-from models.game.ledger import Sheet
-from .matches import deleted_matches, delete_match, get_match, restore_match  # noqa: F401
-
-
-def closing_moves(before: Sheet, after: Sheet, number: int) -> list[Message]:
-    """A game still won by the same player that now closes with another hand than the one it did
-    (its closing hand, moved one down when it is `number` or later, is not the one that closes it now).
-    `was` is the old number, as "Hand 6, now hand 7" says it."""
-    messages = []
-    for old, new in zip(before.games, after.games):
-        if old.winner and old.winner == new.winner:
-            if new.closed_by != old.closed_by + (old.closed_by >= number):
-                messages.append(Message(N_("Game {number} now closes with hand {hand} (before: hand {was})."),
-                                        number=new.number, hand=new.closed_by, was=old.closed_by))
-    return messages
-
-
-def closed_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
-    """What a hand put back as hand `number` changes of what was already settled: a game closed before
-    that now closes with another hand, reopens, goes to the other player or settles for another net,
-    and the match's result. Empty when it only adds to open games (or closes one)."""
-    messages = closing_moves(before, after, number)
-    for old, new in zip(before.games, after.games):
-        if not old.winner:
-            continue
-        if not new.winner:
-            messages.append(Message(N_("Game {number} is open again."), number=new.number))
-        elif new.winner != old.winner:
-            messages.append(Message(N_("Game {number} is now closed: {winner} wins it."), number=new.number,
-                                    winner=new.winner))
-        elif old.settlement and new.settlement and old.settlement.net != new.settlement.net:
-            messages.append(Message(N_("Game {number} now settles for {net} (before: {was})."),
-                                    number=new.number, net=new.settlement.net, was=old.settlement.net))
-    if before.finished and not after.finished:
-        messages.append(Message(N_("The match is no longer over.")))
-    elif before.finished and before.winner != after.winner:
-        messages.append(Message(N_("{winner} now wins the match."), winner=after.winner))
-    return messages
+from .matches import get_match
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .connection import immediate, now
+from .match_rows import stored_in_work
 from models.errors import MatchError
 from models.game.ledger import Sheet, score_sheet
 
@@ -49,8 +50,6 @@ class Work:
 
     def fold(self, match_id: int) -> Sheet | None:
         """The match as its rows now are, folded; a MatchError if it does not fold (unless it did not before)."""
-        from .matches import stored_in_work  # the rows of a match: matches.py builds on this module
-
         stored = stored_in_work(self.conn, match_id)
         try:
             sheet = score_sheet(stored.match)

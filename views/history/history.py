@@ -14,9 +14,9 @@ from markupsafe import Markup
 from views.site.db import get_db
 from views.match.forms import VERSION_DIGITS, HandForm, VersionForm
 from views.site.i18n import clock, number, render, translated
-from models.storage import history
+from models.storage import hand_writes, history, matches as match_store
 from models.game.cards import CardError, parse_card
-from models.game.changes import game_changes, moved_line
+from models.game.changes import closing_moves, game_changes, moved_line
 from models.game.digits import read_count
 from models.game.entry import read_entry
 from models.errors import MatchError, Message
@@ -29,7 +29,7 @@ from views.match.sheet import hand_url, sheet_url
 from views.match.words import line_summary
 from models.errors import NoSuchMatch, StaleMatch
 from models.storage.hand_writes import DEVICE_MOST, RestoreChanges
-from models.storage.matches import StoredMatch
+from models.storage.match_rows import StoredMatch
 
 bp = Blueprint("history", __name__)
 
@@ -42,7 +42,7 @@ def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]
     messages = []
     for old, new in zip(before.lines[number - 1:], after.lines[number:]):
         messages.extend(moved_line(old, new))
-    return messages + history.closing_moves(before, after, number) + game_changes(before, after)
+    return messages + closing_moves(before, after, number) + game_changes(before, after)
 
 
 def before_or_404(stored: StoredMatch, value) -> int:
@@ -77,7 +77,7 @@ def insert(match_id: int):
         return render_insert(stored, before, form, 400)
     try:
         hand = read_entry(form.entry(), stored.match.players, stored.match.rules)
-        saved = history.insert_hand_before(get_db(), match_id, before, hand, form.form_id.data,
+        saved = hand_writes.insert_hand_before(get_db(), match_id, before, hand, form.form_id.data,
                                            read_count(form.version.data, VERSION_DIGITS), table=table_id(),
                                            device=device_name())
     except StaleMatch:
@@ -113,7 +113,7 @@ def restore_hand(match_id: int, hand_id: int):
         flash(str(EXPIRED), "warning")
         return redirect(sheet_url(match_id))
     try:
-        saved = history.restore_hand(get_db(), match_id, hand_id, read_count(form.version.data, VERSION_DIGITS),
+        saved = hand_writes.restore_hand(get_db(), match_id, hand_id, read_count(form.version.data, VERSION_DIGITS),
                                      table=table_id(), device=device_name(),
                                      confirmed=request.form.get("confirmed") == "yes")
     except RestoreChanges as changes:
@@ -156,7 +156,7 @@ def delete_match(match_id: int):
     if not VersionForm().validate_on_submit() or request.form.get("confirm") != "yes":
         flash(gettext("Nothing was deleted: tick the box to confirm."), "warning")
         return redirect(sheet_url(match_id))
-    history.delete_match(get_db(), match_id, table=table_id())
+    match_store.delete_match(get_db(), match_id, table=table_id())
     flash(gettext("%(match)s is deleted; restore it from “Deleted matches” below.", match=match_words(stored)))
     return redirect(url_for("matches.home"))
 
@@ -167,7 +167,7 @@ def restore_match(match_id: int):
         flash(str(EXPIRED), "warning")
         return redirect(url_for("matches.home"))
     try:
-        restored = history.restore_match(get_db(), match_id, table=table_id())
+        restored = match_store.restore_match(get_db(), match_id, table=table_id())
     except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
     if not restored:
@@ -179,7 +179,7 @@ def restore_match(match_id: int):
 
 def deleted_matches() -> list[StoredMatch]:
     """The home page's folded "Deleted matches" list (at most 20, the latest first)."""
-    return history.deleted_matches(get_db(), table=table_id())
+    return match_store.deleted_matches(get_db(), table=table_id())
 
 
 ACTIONS = {

@@ -9,7 +9,8 @@ from views.site.db import get_db, match_cache
 from views.site.i18n import page_gettext as gettext
 from views.match.match_page import render_broken
 from views.match.forms import new_form_id
-from views.site.pages import blank, kept_part, kept_page, note, noted, per_request
+from views.site.blanks import blank
+from views.site.pages import kept_part, kept_page, note, noted, per_request
 from .quiet_polls import not_modified, unchanged
 from views.tables.scope import table_id
 from views.match.sheet import sheet_context, sheet_rows

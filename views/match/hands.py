@@ -24,7 +24,7 @@ from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
 from models.errors import StaleMatch
 from models.storage.hand_writes import OVER, Saved, add_hand, delete_hand, replace_hand
-from models.storage.matches import StoredMatch
+from models.storage.match_rows import StoredMatch
 
 bp = Blueprint("hands", __name__)
 

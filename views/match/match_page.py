@@ -8,13 +8,15 @@ from views.site.db import get_db, match_cache
 from .forms import VERSION_DIGITS, HandForm, VersionForm, new_form_id
 # The page's catalogue, looked up once a request.
 from views.site.i18n import page_gettext as gettext, translated, translated_reason
-from views.site.pages import blank, kept_page
+from views.site.blanks import blank
+from views.site.pages import kept_page
 from views.tables.scope import table_id
 from .sheet import sheet_context
 from models.game.digits import read_count
 from models.errors import MatchError
 from models.errors import NoSuchMatch, StaleMatch
-from models.storage.matches import StoredMatch, get_match, get_match_by_token
+from models.storage.matches import get_match, get_match_by_token
+from models.storage.match_rows import StoredMatch
 
 
 def match_or_404(match_id: int) -> StoredMatch:

@@ -19,8 +19,8 @@ from . import summary
 from .match_page import attach_error, match_or_404, render_match
 from views.tables.scope import table_id
 from .sheet import sheet_context
-from models.storage.matches import (StoredMatch, abandon_match, abandoned_matches, count_abandoned, create_match,
-                                    create_rematch, list_matches, name_match, reopen_match)
+from models.storage.matches import abandon_match, abandoned_matches, count_abandoned, create_match, create_rematch, list_matches, name_match, reopen_match
+from models.storage.match_rows import StoredMatch
 from models.storage.players import lookalike, player_names
 from models.storage.tables import save_preset, saved_presets
 

@@ -19,7 +19,8 @@ from models.game.stakes import payments
 from views.site.db import get_db, match_cache
 from views.site.i18n import money, number, signed
 from views.tables.scope import table_id
-from models.storage.matches import StoredMatch, last_hand_times, matches_of, recent_matches
+from models.storage.matches import last_hand_times, matches_of, recent_matches
+from models.storage.match_rows import StoredMatch
 
 
 def match_label(stored: StoredMatch) -> str:

@@ -18,7 +18,7 @@ from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
 from wtforms import ValidationError
 from wtforms.csrf.core import CSRF
 
-from .pages import CSRF as CSRF_BLANK, blank, drawing_kept
+from .blanks import CSRF as CSRF_BLANK, blank, drawing_kept
 
 PREFIX = "m."
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})

@@ -23,13 +23,16 @@ from contextlib import contextmanager
 
 from flask import Flask, current_app, g
 
-from models.storage import caches, postgres
+from models.storage import postgres
 from models.storage.address import POSTGRESQL, dialect_of, read_address
 from models.errors import DatabaseGone, DatabaseUnreachable
 from models.storage.flusher import Flusher
 from models.storage.match_cache import MatchCache
-from models.storage.connection import connect, migrate, open_ledger
+from models.storage.connection import connect, migrate
+from models.storage.ledger_file import open_ledger
 from models.storage.finished import refresh_finished
+
+from .kept import app_caches
 
 THREADS = "gin_ledger_connections"
 FILE = "gin_ledger_file"  # the identity of the database this app last gave an epoch
@@ -98,7 +101,7 @@ def met_file(app: Flask, conn, identity: tuple) -> None:
 
 def match_cache() -> MatchCache:
     """The app's own cache of folded matches (app.init_caches), for the pages that list many."""
-    return current_app.extensions[caches.EXTENSION].matches
+    return app_caches().matches
 
 
 def close_db(exc: BaseException | None = None) -> None:

@@ -13,32 +13,20 @@ it knows, as that it added one hand at the end (views/following.py, `moved_on`).
 """
 from __future__ import annotations
 
-import secrets
 import sys
 from datetime import datetime
 
-from flask import current_app, g, render_template, request
+from flask import g, render_template, request
 from markupsafe import Markup, escape
 
-from models.storage import caches
 
+from .blanks import CSRF, END, MARK, blank, drawing_kept
+from .csrf import masked_token
 from .i18n import current_language
+from .kept import app_caches
 
-# Private-use characters and a per-process random word: no template, name or number contains it.
-MARK = "\ue000" + secrets.token_hex(6)
-END = "\ue001"
-CSRF = "csrf"
 # Drawn for each request, never kept: what the session says (the flashes and the way back, the logout button).
 PER_REQUEST = {"notices": "_notices.html", "logout": "_logout.html"}
-
-
-def blank(name: str) -> str:
-    """Where this request's `name` goes in a kept page (a form field's value, say)."""
-    return f"{MARK}{name}{END}"
-
-
-def drawing_kept() -> bool:
-    return g.get("drawing_kept", False)
 
 
 def per_request(name: str, **context) -> Markup:
@@ -86,7 +74,7 @@ class Blanked:
 def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -> str:
     """The page `draw()` draws for `stored`, kept by its key; `values` fill the blanks it drew."""
     key = (what, stored.key, readonly, request_part())
-    cache = current_app.extensions[caches.EXTENSION].pages
+    cache = app_caches().pages
     found = cache.get(key)
     if found is None:
         g.drawing_kept = True  # the CSRF token is drawn as its blank (views/csrf.masked_token)
@@ -96,8 +84,6 @@ def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -
             g.pop("drawing_kept", None)
         found = Blanked(html)
         cache.put(key, found)
-    from .csrf import masked_token
-
     filling = {CSRF: masked_token, **values}
     for name, template in PER_REQUEST.items():
         filling[name] = lambda template=template: render_template(template, stored=stored)
@@ -118,7 +104,7 @@ def kept_part(what: str, stored, draw) -> Markup:
     """`draw()` for `stored`, kept by its key and what the page shows of the request; it holds nothing of
     one request's own (no blank)."""
     key = (what, stored.key, request_part())
-    cache = current_app.extensions[caches.EXTENSION].pages
+    cache = app_caches().pages
     found = cache.get(key)
     if not isinstance(found, Part):
         found = Part(str(draw()))
@@ -137,12 +123,12 @@ class Noted:
 
 def note(what: str, stored) -> None:
     """Say `what` of `stored`'s version (its key): only the write that made the version knows it."""
-    current_app.extensions[caches.EXTENSION].pages.put((what, stored.key), Noted())
+    app_caches().pages.put((what, stored.key), Noted())
 
 
 def noted(what: str, stored) -> bool:
     """Whether `what` was said of `stored`'s version; an evicted note is only not known."""
-    return isinstance(current_app.extensions[caches.EXTENSION].pages.get((what, stored.key)), Noted)
+    return isinstance(app_caches().pages.get((what, stored.key)), Noted)
 
 
 def entry_size(page: Blanked | Part | Noted) -> int:

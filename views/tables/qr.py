@@ -11,12 +11,12 @@ from markupsafe import Markup
 from werkzeug.sansio.utils import host_is_trusted
 
 from views.site import netinfo
-from models.storage import caches
+from views.site.kept import app_caches
 
 
 def qr_svg(text: str, label: str) -> Markup:
     """Drawn once per app for each link (the app's own bounded cache), as the home page shows it on every visit."""
-    cache = current_app.extensions[caches.EXTENSION].qr
+    cache = app_caches().qr
     found = cache.get((text, label))
     if found is None:
         found = draw_qr(text, label)
