@@ -14,7 +14,8 @@ from flask_babel import gettext, ngettext
 from views.site import i18n
 from models.errors import DestinationNotEmpty, MatchError
 from models.files.matchfile import replay
-from models.game.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
+from models.game.meld_codes import MeldError, parse_hand, parse_knocker_melds
+from models.game.melds import best_after_layoffs, best_arrangement
 from models.storage.connection import backup
 from models.storage.ledger_file import open_ledger, restore
 

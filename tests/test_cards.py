@@ -4,7 +4,7 @@ import pytest
 from models.game.cards import MOST_HELD, Card, CardError, parse_card, parse_cards
 from models.game.entry import read_cards
 from models.errors import MatchError
-from models.game.melds import MeldError, parse_hand, parse_meld
+from models.game.meld_codes import MeldError, parse_hand, parse_meld
 
 
 def test_codes_become_cards_in_their_order():

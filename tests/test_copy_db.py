@@ -22,9 +22,9 @@ from models.storage import copy_ledger
 from models.storage.address import read_address
 from postgres import Schema
 from views.site import db
-from webutil import case, export, hidden, import_match, new_match, post_hand
-from models.storage.connection import connect, epoch_of
+from models.storage.connection import connect
 from models.storage.ledger_file import open_ledger
+from webutil import case, epoch_of, export, hidden, import_match, new_match, post_hand
 from models.storage.tables import create_table
 
 COPIED = ("play_table", "player", "preset", "match", "hand", "hand_event")

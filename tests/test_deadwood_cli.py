@@ -10,7 +10,8 @@ from itertools import combinations
 
 import pytest
 
-from models.game.cards import RANKS, SUITS, Card, full_deck, parse_card
+from cardutil import full_deck
+from models.game.cards import RANKS, SUITS, Card, parse_card
 
 pytestmark = pytest.mark.sqlite_only  # melds and the command line: the database is incidental
 

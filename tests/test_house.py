@@ -21,12 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 HOME = 1
 
 
-def test_no_module_of_models_or_views_is_over_500_lines():
-    long = {str(p.relative_to(ROOT)): n for p in [*ROOT.glob("models/**/*.py"), *ROOT.glob("views/**/*.py")]
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
-    assert long == {}
-
-
 def test_no_template_keeps_a_cache_key_by_hand():
     found = [str(p.relative_to(ROOT)) for p in ROOT.glob("templates/*.html")
              if re.search(r"\b(?:region|part|each_kept|page_value)\(", p.read_text(encoding="utf-8"))]

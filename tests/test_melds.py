@@ -14,9 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.game.cards import SUITS, Card, full_deck, parse_card
-from models.game.melds import (Arrangement, MeldError, all_melds, best_after_layoffs, best_arrangement,
-                               check_knocker_melds, is_meld, parse_hand, parse_knocker_melds, parse_meld)
+from cardutil import all_melds, full_deck, is_meld
+from models.game.cards import SUITS, Card, parse_card
+from models.game.meld_codes import MeldError, check_knocker_melds, parse_hand, parse_knocker_melds, parse_meld
+from models.game.melds import Arrangement, best_after_layoffs, best_arrangement
 
 DECK = full_deck()
 

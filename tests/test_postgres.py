@@ -4,20 +4,19 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 
 import pytest
 
 from app import create_app
 from models.storage import postgres as postgres_engine, schema
-from models.storage.connection import begin_write
+from models.storage.connection import begin_write, connect
+from models.storage.ledger_file import open_ledger
 from models.storage.work import unit_of_work
 from models.errors import DatabaseRefused
 from postgres import Schema, server_url
 from views.site import db
-from webutil import case, export, import_match, post_hand
-from models.storage.connection import connect, epoch_of
-from models.storage.ledger_file import open_ledger
-from webutil import version_now
+from webutil import case, epoch_of, export, import_match, post_hand, version_now
 
 KNOCK_ANA = {"knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"}  # Ana scores 18
 KNOCK_BEN = {"knocker": "Ben", "knocker_deadwood": "1", "opponent_deadwood": "40"}  # Ben scores 39
@@ -46,7 +45,7 @@ def test_an_address_it_cannot_use_is_refused_at_start_and_nothing_is_created(add
 def test_flask_run_says_why_an_address_is_refused_in_one_sentence(tmp_path):
     env = {**os.environ, "FLASK_DATABASE": "postgres://gin@127.0.0.1:1/gin", "FLASK_SECRET_KEY": "k"}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ran = subprocess.run(["python", "-m", "flask", "--app", "app", "routes"], cwd=root, env=env,
+    ran = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "routes"], cwd=root, env=env,
                          capture_output=True, text=True, timeout=60)
     assert ran.returncode != 0
     assert "FLASK_DATABASE=postgres://gin@127.0.0.1:1/gin cannot be used: the PostgreSQL server does not answer" in ran.stderr

@@ -77,7 +77,3 @@ def parse_cards(codes: Sequence[object], most: int | None = None,
             raise CardError(N_("{card} is in the knocker's hand too"), card=card)
         cards.append(card)
     return cards
-
-
-def full_deck() -> list[Card]:
-    return [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]

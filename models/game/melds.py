@@ -1,4 +1,4 @@
-"""Exact Gin Rummy meld solving: every meld, the best arrangement, lay-offs.
+"""Exact Gin Rummy meld solving: the best arrangement, lay-offs (models/game/meld_codes.py reads the cards).
 
 Plain Python (no Flask) so the CLI, the web app and the tests share one engine.
 
@@ -24,11 +24,12 @@ deadwood), so the same cards always give the same answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Iterable, Sequence
 
-from .cards import Card, CardError, SUITS, parse_cards
-from models.errors import N_, Message, Refusal
+from models.errors import N_
+
+from .cards import SUITS, Card
+from .meld_codes import MeldError, check_knocker_melds, meld_problem
 
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 
@@ -45,10 +46,6 @@ _SUIT_BITS = (1 << _SET_SHIFT) - 1
 # Deadwood cost packed as points * 64 + cards, so one int compares both.
 _CARD_WEIGHT = 1
 _POINT_WEIGHT = 64
-
-
-class MeldError(Refusal):
-    """Input that is not a valid hand or meld; the message names the problem."""
 
 
 @dataclass(frozen=True)
@@ -68,131 +65,6 @@ class Arrangement:
             "deadwood": [card.code for card in self.deadwood],
             "points": self.points,
         }
-
-
-# --------------------------------------------------------------------------
-# Validation helpers for the CLI and the web app
-# --------------------------------------------------------------------------
-
-def parse_hand(codes: Sequence[str]) -> list[Card]:
-    """A dealt hand: 10 or 11 distinct cards (11 when the player has drawn)."""
-    cards = _parse_codes(codes, "hand")
-    if len(cards) not in (10, 11):
-        raise MeldError(N_("a hand has 10 or 11 cards, this one has {count}"), count=len(cards))
-    return cards
-
-
-def parse_meld(codes: Sequence[str]) -> tuple[Card, ...]:
-    """A declared meld, checked so that scoring never trusts a bad meld."""
-    cards = _parse_codes(codes, "meld")
-    problem = _meld_problem(cards)
-    if problem:
-        raise MeldError(N_("{codes} is not a meld: {problem}"), codes=" ".join(codes), problem=problem)
-    return tuple(sorted(cards))
-
-
-def parse_knocker_melds(
-    groups: Sequence[Sequence[str]], defender_cards: Iterable[Card] = ()
-) -> list[tuple[Card, ...]]:
-    """The knocker's melds as codes: each a valid meld, none sharing a card."""
-    if isinstance(groups, str) or not isinstance(groups, (list, tuple)):
-        raise MeldError(N_("the knocker's melds are a list of card-code lists"))
-    melds = [parse_meld(group) for group in groups]
-    check_knocker_melds(melds, defender_cards)
-    return melds
-
-
-def check_knocker_melds(
-    knocker_melds: Iterable[Sequence[Card]], defender_cards: Iterable[Card]
-) -> None:
-    """Refuse melds that share a card with each other or the defender's hand.
-
-    One physical card cannot be in two places, and an overlap would let the
-    defender lay off a card the knocker is holding.
-    """
-    seen: set[Card] = set()
-    for meld in knocker_melds:
-        for card in meld:
-            if card in seen:
-                raise MeldError(N_("{card} is in more than one of the knocker's melds"), card=card.code)
-            seen.add(card)
-    for card in defender_cards:
-        if card in seen:
-            raise MeldError(N_("{card} is in both the knocker's melds and the defender's hand"), card=card.code)
-
-
-def is_meld(cards: Sequence[Card]) -> bool:
-    """True for a set (3-4 cards, one rank) or a run (3+ in sequence, one suit)."""
-    return _meld_problem(cards) is None
-
-
-_NOT_A_LIST = {
-    "hand": N_("a hand is a list of card codes such as ['7S', '10H']"),
-    "meld": N_("a meld is a list of card codes such as ['7S', '10H']"),
-}
-
-
-def _parse_codes(codes: Sequence[str], what: str) -> list[Card]:
-    """Card codes to Cards through the one card reader, its refusal as a MeldError for the CLI."""
-    if isinstance(codes, str) or not isinstance(codes, (list, tuple)):
-        raise MeldError(_NOT_A_LIST[what])
-    try:
-        return parse_cards(codes)
-    except CardError as error:
-        raise MeldError(error.message) from None
-
-
-def _meld_problem(cards: Sequence[Card]) -> Message | None:
-    """Why these cards are not a meld, or None if they are one."""
-    if len(cards) < 3:
-        return Message(N_("a meld needs at least 3 cards, not {count}"), count=len(cards))
-    ranks = sorted(card.rank for card in cards)
-    suits = {card.suit for card in cards}
-    if ranks[0] == ranks[-1]:
-        return None if len(suits) == len(cards) else Message(N_("a set needs a different suit on every card"))
-    if len(suits) > 1:
-        return Message(N_("a meld is one rank (a set) or one suit in sequence (a run)"))
-    if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-        return Message(N_("a run needs consecutive ranks, ace low (no wrap-around such as Q-K-A)"))
-    return None
-
-
-# --------------------------------------------------------------------------
-# Meld enumeration
-# --------------------------------------------------------------------------
-
-def all_melds(cards: Iterable[Card]) -> list[tuple[Card, ...]]:
-    """Every meld inside `cards`, each sorted, in sorted order.
-
-    Includes every 3-card subset of a four-of-a-kind and every sub-run of
-    length 3 or more, because any of them may be the one the best play needs.
-    """
-    masks = _suit_masks(cards)
-    return sorted(_set_melds(masks) + _run_melds(masks))
-
-
-def _set_melds(masks: list[int]) -> list[tuple[Card, ...]]:
-    """All 3- and 4-card sets from the per-suit rank masks."""
-    melds = []
-    for rank in range(1, 14):
-        held = [suit for i, suit in enumerate(SUITS) if masks[i] >> (rank - 1) & 1]
-        for size in range(3, len(held) + 1):
-            for suits in combinations(held, size):
-                melds.append(tuple(sorted(Card(rank, suit) for suit in suits)))
-    return melds
-
-
-def _run_melds(masks: list[int]) -> list[tuple[Card, ...]]:
-    """All runs of 3+ consecutive ranks within one suit (ace low, no wrap)."""
-    melds = []
-    for i, suit in enumerate(SUITS):
-        for low in range(1, 12):
-            high = low
-            while high <= 13 and masks[i] >> (high - 1) & 1:
-                if high - low >= 2:
-                    melds.append(tuple(Card(rank, suit) for rank in range(low, high + 1)))
-                high += 1
-    return melds
 
 
 def _suit_masks(cards: Iterable[Card]) -> list[int]:
@@ -227,7 +99,7 @@ def best_after_layoffs(
     defender = list(defender_cards)
     knocker = [tuple(meld) for meld in knocker_melds]
     for meld in knocker:
-        problem = _meld_problem(meld)
+        problem = meld_problem(meld)
         if problem:
             codes = " ".join(card.code for card in meld)
             raise MeldError(N_("knocker's {codes} is not a meld: {problem}"), codes=codes, problem=problem)

@@ -127,10 +127,6 @@ def new_epoch(conn: sqlite3.Connection) -> str:
     return epoch
 
 
-def epoch_of(conn: sqlite3.Connection) -> str:
-    return conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone()[0]
-
-
 def migrate(conn, path: str = "") -> int:
     """Bring a new or old database up to the current schema in one transaction, under a new epoch."""
     with immediate(conn):

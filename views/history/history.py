@@ -12,7 +12,8 @@ from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup
 
 from views.site.db import get_db
-from views.match.forms import VERSION_DIGITS, HandForm, VersionForm
+from views.site.forms import VERSION_DIGITS, VersionForm
+from views.match.forms import HandForm
 from views.site.i18n import clock, number, render, translated
 from models.storage import hand_writes, history, matches as match_store
 from models.game.cards import CardError, parse_card

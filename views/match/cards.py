@@ -20,7 +20,7 @@ from models.game.digits import read_count
 from models.game.count import Deal, count_deal, count_knocker, count_onto, fixed_limit, upcard_limit
 from models.errors import N_, MatchError
 from models.game.hand import other
-from models.game.melds import MeldError, parse_meld
+from models.game.meld_codes import MeldError, parse_meld
 
 from .match_page import match_or_404
 

@@ -1,7 +1,5 @@
-"""The web forms. Field names are the match file's keys, player names the values.
-
-WTForms does the web's part (CSRF, whole numbers, lengths); what the rules
-refuse is left to the engine, so the form, the import and `replay` agree.
+"""The forms of a match: the hand form, a new match, its name, a match file to import. Field names are the
+match file's keys, player names the values; what the rules refuse is left to the engine (views/site/forms.py).
 """
 from __future__ import annotations
 
@@ -9,21 +7,17 @@ import secrets
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import Length, Optional, ValidationError
 from wtforms.widgets import TextInput
 
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
-from models.errors import N_, MatchError
-from models.game.digits import read_count
+from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.names import read_name
 from models.game.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
 
-from views.site.csrf import MaskedCSRF
-from views.site.i18n import page_translations
+from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
 # What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
 MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
@@ -38,129 +32,6 @@ ASK_FOR = {
 }
 
 UPCARDS = [(rank + suit, rank + SUIT_SYMBOLS[suit]) for suit in SUITS for rank in RANKS]
-
-
-def N_plural(singular: str, plural: str) -> tuple[str, str]:
-    """Marks a singular/plural pair for `pybabel extract` (babel.cfg: N_plural:1,2)."""
-    return singular, plural
-
-
-# What WTForms itself may say about these fields, in our catalogues (WTForms ships no Albanian).
-WTFORMS_MESSAGES = (
-    N_("Not a valid integer value."),
-    N_("Not a valid choice."),
-    N_("Invalid Choice: could not coerce."),
-    N_("This field is required."),
-)
-WTFORMS_PLURALS = (
-    N_plural("Field cannot be longer than %(max)d character.", "Field cannot be longer than %(max)d characters."),
-)
-
-
-class Catalogue:
-    """WTForms' own messages through the app's catalogues, in the page's language (looked up once a
-    request: a form asks for its unlabelled fields' names each time it is made)."""
-
-    def gettext(self, string):
-        return page_translations().ugettext(string)
-
-    def ngettext(self, singular, plural, n):
-        return page_translations().ungettext(singular, plural, n)
-
-
-# Length limits of what no person types: a longer value is an attack or a broken client.
-VERSION_DIGITS = 18  # a match's version counts its changes
-FORM_ID_MOST = 64  # new_form_id makes 16 characters
-CARDS_MOST = 100  # 11 codes of up to 3 characters with their spaces, and room for a 12th to be refused by name
-UPCARD_MOST = 3  # "10H"
-COUNT_DIGITS = 12  # a whole-number field; Between bounds the value
-
-
-class Form(FlaskForm):
-    class Meta:
-        csrf_class = MaskedCSRF  # the token masked per response (views/csrf.py)
-
-        def get_translations(self, form):
-            return Catalogue()
-
-    MULTIPLE = ()  # the fields that are lists by design (PairField's two names)
-
-    def validate(self, extra_validators=None) -> bool:
-        """The field's own checks, then one more: a field sent twice is a contradiction, not a choice
-        (WTForms would silently take the first value)."""
-        valid = super().validate(extra_validators)
-        for field in self:
-            if field.name not in self.MULTIPLE and len(field.raw_data or ()) > 1:
-                field.errors = list(field.errors) + [
-                    gettext("sent %(count)s times; send one value", count=len(field.raw_data))]
-                valid = False
-        return valid
-
-
-class Most:
-    """A length limit checked before anything reads the value (WTForms' Length says no field name
-    and runs after an IntegerField has already called int())."""
-
-    def __init__(self, most: int):
-        self.most = most
-
-    def __call__(self, form, field) -> None:
-        values = field.raw_data or ()
-        if any(isinstance(value, str) and len(value) > self.most for value in values):
-            raise ValidationError(gettext("at most %(most)s characters", most=self.most))
-
-
-class Name:
-    """Every name a form takes (models/names.read_name): NFC, no white space around it, no control
-    or formatting character; the field's data becomes the name as read (None for an empty optional one)."""
-
-    def __init__(self, most: int, required: bool = True):
-        self.most, self.required = most, required
-
-    def __call__(self, form, field) -> None:
-        from views.site.i18n import translated_reason
-
-        values = field.data if isinstance(field.data, list) else [field.data]
-        try:
-            read = [read_name(value, field.name, self.most, required=self.required) for value in values]
-        except MatchError as error:
-            raise ValidationError(translated_reason(error)) from None
-        field.data = read if isinstance(field.data, list) else read[0]
-
-
-class CountField(IntegerField):
-    """A whole number as a person types it (models/digits.read_count), not as Python's int() reads code."""
-
-    def process_formdata(self, valuelist):
-        if not valuelist:
-            return
-        text = valuelist[0]
-        self.data = read_count(text, COUNT_DIGITS)
-        if self.data is None and text.startswith("-") and read_count(text[1:], COUNT_DIGITS) is not None:
-            self.data = -read_count(text[1:], COUNT_DIGITS)  # a number, below the range: Between says the range
-        if self.data is None:
-            raise ValueError(self.gettext("Not a valid integer value."))
-
-
-class Between:
-    """Like NumberRange, but compares whole numbers only: NumberRange calls math.isnan,
-    which overflows on a 309-digit integer and would turn a typo into a 500."""
-
-    def __init__(self, low: int, high: int):
-        self.low, self.high = low, high
-
-    def __call__(self, form, field) -> None:
-        if field.data is not None and not self.low <= field.data <= self.high:
-            raise ValidationError(gettext("must be between %(low)s and %(high)s", low=self.low, high=self.high))
-
-
-def whole(label: str, low: int = 0, high: int = 1_000_000) -> IntegerField:
-    """A whole-number field that opens the phone's number keyboard."""
-    return CountField(
-        label,
-        validators=[Optional(), Between(low, high)],
-        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
-    )
 
 
 def new_form_id() -> str:
@@ -399,41 +270,6 @@ class MatchNameForm(Form):
                                   "maxlength": MAX_MATCH_NAME})
 
 
-class VersionForm(Form):
-    """Undo and delete: the version the page was drawn at, to refuse a stale change."""
-
-    version = HiddenField(validators=[Most(VERSION_DIGITS)])
-
-
 class ImportForm(Form):
     file = FileField(_l("Match file (JSON)"))
     text = TextAreaField(_l("…or paste it here"), validators=[Most(MAX_IMPORT_BYTES)])
-
-
-class LoginForm(Form):
-    passphrase = StringField(_l("Passphrase"), validators=[InputRequired(), Length(max=200)],
-                             render_kw={"type": "password", "autocomplete": "current-password"})
-
-
-class RenameForm(Form):
-    new_name = StringField(_l("New name"), validators=[InputRequired(), Most(MAX_NAME), Name(MAX_NAME)])
-
-
-class MergeForm(Form):
-    keep = StringField(_l("Keep this name"), validators=[InputRequired(), Most(MAX_NAME), Name(MAX_NAME)])
-    drop = StringField(_l("Merge this spelling into it"),
-                       validators=[InputRequired(), Most(MAX_NAME), Name(MAX_NAME)])
-
-
-MAX_TABLE_NAME = 80
-
-
-class StartTableForm(Form):
-    table_name = StringField(_l("Name of the table"),
-                             validators=[InputRequired(), Most(MAX_TABLE_NAME), Name(MAX_TABLE_NAME)],
-                             render_kw={"autocomplete": "off", "maxlength": MAX_TABLE_NAME})
-
-
-class TablePassphraseForm(Form):
-    passphrase = StringField(_l("Passphrase"), validators=[InputRequired(), Length(min=4, max=200)],
-                             render_kw={"type": "password", "autocomplete": "new-password"})

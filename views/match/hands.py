@@ -8,7 +8,8 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 from flask_babel import gettext, lazy_gettext
 
 from views.site.db import get_db, match_cache
-from .forms import VERSION_DIGITS, HandForm, VersionForm
+from views.site.forms import VERSION_DIGITS, VersionForm
+from .forms import HandForm
 from models.game.changes import deletion_changes, without_hand
 from models.game.digits import read_count
 from models.game.entry import read_entry

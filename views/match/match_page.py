@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import abort, render_template, request, url_for
 
 from views.site.db import get_db, match_cache
-from .forms import VERSION_DIGITS, HandForm, VersionForm, new_form_id
+from views.site.forms import VERSION_DIGITS, VersionForm
+from .forms import HandForm, new_form_id
 # The page's catalogue, looked up once a request.
 from views.site.i18n import page_gettext as gettext, translated, translated_reason
 from views.site.blanks import blank

@@ -7,7 +7,8 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
 from views.site.db import get_db, match_cache
-from .forms import UPCARDS, HandForm, ImportForm, MatchNameForm, NewMatchForm, VersionForm
+from .forms import UPCARDS, HandForm, ImportForm, MatchNameForm, NewMatchForm
+from views.site.forms import VersionForm
 from views.site.i18n import number, translated
 from models.errors import N_, MatchError, MatchNotOver
 from models.game.stakes import read_stake

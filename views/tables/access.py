@@ -11,7 +11,7 @@ from flask_babel import gettext
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from views.site.db import get_db
-from views.match.forms import LoginForm, TablePassphraseForm
+from views.tables.forms import LoginForm, TablePassphraseForm
 from views.site.targets import safe_path
 from models.storage import logins, throttle
 

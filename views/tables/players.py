@@ -10,7 +10,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import gettext, ngettext
 
 from views.site.db import get_db, match_cache
-from views.match.forms import MergeForm, RenameForm, VersionForm
+from views.tables.forms import MergeForm, RenameForm
+from views.site.forms import VersionForm
 from views.site.i18n import current_language, translated
 from models.errors import MatchError
 from models.files.matchfile import check_name

@@ -14,7 +14,7 @@ from flask_babel import gettext
 
 from views.site import db
 from views.site.db import get_db
-from views.match.forms import StartTableForm
+from views.tables.forms import StartTableForm
 from models.storage import throttle
 
 from .scope import SPECTATOR_ENDPOINTS, hosted
