@@ -127,11 +127,17 @@ def new_epoch(conn: sqlite3.Connection) -> str:
     return epoch
 
 
-def migrate(conn, path: str = "") -> int:
-    """Bring a new or old database up to the current schema in one transaction, under a new epoch."""
+def migrate(conn, path: str = "", renew: bool = False) -> int:
+    """Bring a new or old database up to the current schema in one transaction.
+
+    A new epoch only when what the versions counted may have changed: a change of schema (a new file
+    too), or `renew` (a restored or another database met under the address). Any other open, as every
+    `flask` command's, leaves the epoch alone, so no running server's kept pages are thrown away."""
     with immediate(conn):
+        before = schema.version_of(conn)
         version = schema.apply(conn, path)
-        new_epoch(conn)
+        if renew or version != before or conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone() is None:
+            new_epoch(conn)
         return version
 
 

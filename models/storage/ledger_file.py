@@ -16,14 +16,14 @@ from .connection import connect, connect_file, migrate
 from .finished import refresh_finished
 
 
-def open_ledger(database: str):
+def open_ledger(database: str, renew: bool = False):
     """A connection to an upgraded database with a true `finished` index; a newer Gin Ledger's is refused untouched."""
     address = read_address(database)
     if address.engine == SQLITE:
         schema.refuse_newer(schema.file_version(address.target), address.target)
     conn = connect(database)
     try:
-        migrate(conn, address.shown)
+        migrate(conn, address.shown, renew)
         refresh_finished(conn)
     except BaseException:
         conn.close()
@@ -48,7 +48,7 @@ def restore(target_path: str, backup_path: str) -> int:
         with (closing(sqlite3.connect(f"file:{quote(os.path.abspath(backup_path))}?mode=ro", uri=True)) as source,
               closing(connect_file(staged)) as copy):
             source.backup(copy)
-        with closing(open_ledger(staged)) as copy, closing(connect_file(target_path)) as target:
+        with closing(open_ledger(staged, renew=True)) as copy, closing(connect_file(target_path)) as target:
             copy.backup(target)
             return target.execute("SELECT count(*) FROM hand WHERE deleted IS NULL").fetchone()[0]
     finally:

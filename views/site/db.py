@@ -94,7 +94,7 @@ def met_file(app: Flask, conn, identity: tuple) -> None:
     with known["lock"]:
         if known["identity"] == identity:
             return
-        migrate(conn, app.config["DATABASE"])  # a new epoch, and an older backup's schema brought up
+        migrate(conn, app.config["DATABASE"], renew=True)  # a new epoch, and an older backup's schema brought up
         refresh_finished(conn)
         known["identity"] = identity
 
