@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from models.errors import N_, HandAlreadySaved, LedgerError, MatchError, MatchOver, Message, NoSuchMatch, StaleMatch
 from models.game.changes import closed_changes
+from models.game.entry import read_entry
 from models.game.hand import Hand
 from .hand_rows import (hand_from_row, insert_hand, number_at, place_after_all, place_before, submission_key,
                         update_hand)
@@ -75,6 +76,15 @@ def as_locked(conn: sqlite3.Connection, match_id: int, known: StoredMatch | None
     return stored_match(row, live_hand_rows(conn, match_id))
 
 
+def read_sent(sent: Hand | dict, current: StoredMatch) -> Hand:
+    """The hand as the locked match reads it. What a player sent (the match file's keys, as the form
+    gives them) is parsed here, inside the write, against the players and rules the write holds: a
+    name renamed or merged since the page was drawn is refused naming the field, never a KeyError."""
+    if isinstance(sent, Hand):
+        return sent
+    return read_entry(sent, current.match.players, current.match.rules)
+
+
 def record_event(conn: sqlite3.Connection, match_id: int, hand_id: int, action: str, number: int,
                  device: str, old: Hand | None, new: Hand | None) -> None:
     """One line of a hand's history, committed with the change itself.
@@ -118,7 +128,7 @@ def duplicate(conn: sqlite3.Connection, key: str | None) -> sqlite3.Row | None:
         if key else None
 
 
-def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str | None = None,
+def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand | dict, form_id: str | None = None,
              expected: int | None = None, *, table: int, device: str = "", known: StoredMatch | None = None) -> Saved:
     """Append a hand as hand `expected` (the number the page entered, when it says one).
 
@@ -128,9 +138,10 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
     it; used only if the locked row still has its epoch and version (a 1,000-hand match is then not
     read and folded again), else the match is read from the rows.
     """
-    key = submission_key(form_id, hand)
     with unit_of_work(conn, match_id) as work:
         current = as_locked(conn, match_id, known, table=table)
+        hand = read_sent(hand, current)
+        key = submission_key(form_id, hand)
         if duplicate(conn, key):
             return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version,
                          stored=current)
@@ -147,13 +158,14 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand, form_id: str |
     return Saved(len(sheet.lines), sheet, version=stored.version, hand_id=hand_id, stored=stored)
 
 
-def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand,
+def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand | dict,
                  version: int | None, *, table: int, device: str = "") -> Saved:
     """Edit hand `number` (1-based); everything after it is recomputed."""
     with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
         check_version(current, version)
         check_number(current, number)
+        hand = read_sent(hand, current)
         update_hand(conn, rows[number - 1]["id"], hand, current.match.players)
         record_event(conn, match_id, rows[number - 1]["id"], "changed", number, device,
                      current.match.hands[number - 1], hand)
@@ -186,15 +198,16 @@ def ended_early(error: MatchOver) -> MatchOver:
                                     "delete the hands after it first"))
 
 
-def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, hand: Hand, form_id: str | None,
+def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, hand: Hand | dict, form_id: str | None,
                        version: int | None, *, table: int, device: str = "") -> Saved:
     """A forgotten hand entered as hand `before` (the sheet's number); the hands from there on move down one.
 
     Exactly once (the form id, checked first), and only on the version the page was drawn at.
     """
-    key = submission_key(form_id, hand)
     with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
+        hand = read_sent(hand, current)
+        key = submission_key(form_id, hand)
         found = duplicate(conn, key)
         if found:
             return Saved(number_at(conn, match_id, found["position"]), current.sheet(), duplicate=True,

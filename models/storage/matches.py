@@ -21,6 +21,7 @@ from .match_cache import MatchCache
 from .players import player_id
 from models.game.stakes import Stake
 from .match_rows import MATCH_QUERY, StoredMatch, live_hand_rows, match_row, stored_match
+from .tables import keep_preset
 from .work import unit_of_work
 
 
@@ -162,10 +163,14 @@ def last_hand_times(conn: sqlite3.Connection, match_ids: list[int], *, table: in
 # ---- writes about a whole match ----------------------------------------------------------
 
 def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = None,
-                 name: str | None = None, *, table: int) -> int:
-    """Store a new match (and, for an import, its hands); the unit of work folds it before the commit."""
+                 name: str | None = None, *, table: int, preset: str | None = None) -> int:
+    """Store a new match (and, for an import, its hands); the unit of work folds it before the commit.
+    `preset`: its rules kept under that name too, in the same unit of work (the new match form's
+    "save these rules as")."""
     score_sheet(match)  # the engine's refusal before anything is written
     with unit_of_work(conn) as work:
+        if preset:
+            keep_preset(conn, preset, match.rules, table=table)
         match_id = insert_match(conn, match, stake, name, table=table)
         for position, hand in enumerate(match.hands, start=1):
             insert_hand(conn, match_id, position * PLACE_STEP, hand, match.players)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from .connection import immediate, now
 from models.errors import NoSuchTable
 from models.game.rules import Rules, rules_from
-from .work import unit_of_work
 
 
 @dataclass(frozen=True)
@@ -82,11 +81,10 @@ def saved_presets(conn: sqlite3.Connection, *, table: int) -> dict[str, Rules]:
     return {row["name"]: rules_from(json.loads(row["rules"])) for row in rows}
 
 
-def save_preset(conn: sqlite3.Connection, name: str, rules: Rules, *, table: int) -> None:
-    """Saving under a name that exists replaces that preset's rules (a match keeps its own copy)."""
-    with unit_of_work(conn):
-        conn.execute(
-            """INSERT INTO preset (table_id, name, rules, created) VALUES (?, ?, ?, ?)
-               ON CONFLICT(table_id, name) DO UPDATE SET rules = excluded.rules""",
-            (table, name, json.dumps(rules.to_dict()), now()),
-        )
+def keep_preset(conn: sqlite3.Connection, name: str, rules: Rules, *, table: int) -> None:
+    """The preset's row, inside the caller's unit of work."""
+    conn.execute(
+        """INSERT INTO preset (table_id, name, rules, created) VALUES (?, ?, ?, ?)
+           ON CONFLICT(table_id, name) DO UPDATE SET rules = excluded.rules""",
+        (table, name, json.dumps(rules.to_dict()), now()),
+    )

@@ -19,7 +19,6 @@ from models.storage import hand_writes, history, matches as match_store
 from models.game.cards import CardError, parse_card
 from models.game.changes import closing_moves, game_changes, moved_line
 from models.game.digits import read_count
-from models.game.entry import read_entry
 from models.errors import MatchError, Message
 from models.game.ledger import Sheet
 from models.game.names import read_name
@@ -77,10 +76,9 @@ def insert(match_id: int):
     if not form.validate_on_submit():
         return render_insert(stored, before, form, 400)
     try:
-        hand = read_entry(form.entry(), stored.match.players, stored.match.rules)
-        saved = hand_writes.insert_hand_before(get_db(), match_id, before, hand, form.form_id.data,
-                                           read_count(form.version.data, VERSION_DIGITS), table=table_id(),
-                                           device=device_name())
+        saved = hand_writes.insert_hand_before(get_db(), match_id, before, form.entry(), form.form_id.data,
+                                               read_count(form.version.data, VERSION_DIGITS), table=table_id(),
+                                               device=device_name())
     except StaleMatch:
         flash(str(STALE), "warning")
         return redirect(sheet_url(match_id))

@@ -117,7 +117,7 @@ def add(match_id: int):
         if question:
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
-        saved = add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
+        saved = add_hand(get_db(), match_id, form.entry(), form.form_id.data, posted_number(form), table=table_id(),
                                  device=device_name(), known=stored)
         match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
         note_moved_on(stored, saved.stored)
@@ -218,7 +218,7 @@ def update(match_id: int, number: int):
             fields = [("version", form.version.data or ""), ("confirmed", "yes")] + entry_fields(form.entry())
             return ask(stored, question[0], [], fields, question[1], 200,
                        url_for("hands.update", match_id=match_id, number=number))
-        saved = replace_hand(get_db(), match_id, number, hand, posted_version(form), table=table_id(),
+        saved = replace_hand(get_db(), match_id, number, form.entry(), posted_version(form), table=table_id(),
                                      device=device_name())
     except StaleMatch:
         flash(str(STALE), "warning")

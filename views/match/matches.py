@@ -23,7 +23,7 @@ from .sheet import sheet_context
 from models.storage.matches import abandon_match, abandoned_matches, count_abandoned, create_match, create_rematch, list_matches, name_match, reopen_match
 from models.storage.match_rows import StoredMatch
 from models.storage.players import lookalike, player_names
-from models.storage.tables import save_preset, saved_presets
+from models.storage.tables import saved_presets
 
 bp = Blueprint("matches", __name__)
 
@@ -102,10 +102,10 @@ def new_match():
                 form.players.errors = list(form.players.errors) + asked
                 return render_template("new_match.html", form=form, lookalike=True, presets=presets,
                                        known=player_names(get_db(), table=table_id())), 400
-            if form.save_as.data and form.save_as.data.strip():
-                save_preset(get_db(), form.save_as.data.strip(), match.rules, table=table_id())
-                flash(gettext("Rules saved as the preset “%(name)s”.", name=form.save_as.data.strip()))
-            match_id = create_match(get_db(), match, stake, table=table_id())
+            preset = (form.save_as.data or "").strip() or None
+            match_id = create_match(get_db(), match, stake, table=table_id(), preset=preset)
+            if preset:
+                flash(gettext("Rules saved as the preset “%(name)s”.", name=preset))
             flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=match.players[0],
                           two=match.players[1], dealer=match.dealer))
             return redirect(url_for("matches.show", match_id=match_id))
