@@ -1,6 +1,7 @@
 """The house stays easy to change: rooms of at most 500 lines, no hand-kept cache keys in templates,
 every write of what a match shows through the unit of work, and a stored match that no longer folds
 still shown, with the way to repair it."""
+import ast
 import re
 import sqlite3
 from html import unescape
@@ -21,10 +22,28 @@ ROOT = Path(__file__).resolve().parents[1]
 HOME = 1
 
 
-def test_no_template_keeps_a_cache_key_by_hand():
-    found = [str(p.relative_to(ROOT)) for p in ROOT.glob("templates/*.html")
-             if re.search(r"\b(?:region|part|each_kept|page_value)\(", p.read_text(encoding="utf-8"))]
+def cache_calls() -> re.Pattern:
+    """A call of any function of the page cache and its blanks (views/site/pages.py, views/site/blanks.py)."""
+    names = set()
+    for module in ("pages", "blanks"):
+        tree = ast.parse((ROOT / "views" / "site" / f"{module}.py").read_text(encoding="utf-8"))
+        names |= {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert {"kept_page", "kept_part", "blank", "note", "per_request"} <= names
+    names.discard("per_request")  # the one a template calls: its blank for what is each request's own
+    return re.compile(r"\b(?:%s)\(" % "|".join(sorted(names)))
+
+
+def test_no_template_keeps_a_cache_key_by_hand(app):
+    """What is kept, and under which key, is the views' business: no template calls the page cache (but
+    per_request, which draws a part each request fills), and no template global hands it another."""
+    calls = cache_calls()
+    assert calls.search("{{ kept_part('race', stored, draw) }}")
+    found = [str(p.relative_to(ROOT)) for p in ROOT.glob("templates/**/*.html") if calls.search(p.read_text(encoding="utf-8"))]
     assert found == []
+    handed = {name for name, value in app.jinja_env.globals.items()
+              if getattr(value, "__module__", "") in ("views.site.pages", "views.site.blanks")
+              and name != "per_request"}
+    assert handed == set()
 
 
 MATCH_TABLES = re.compile(r"^\s*(?:INSERT INTO|UPDATE|DELETE FROM)\s+(match|hand|hand_event|player|preset)\b", re.I)

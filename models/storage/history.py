@@ -28,12 +28,6 @@ class Event:
     old: dict | None
     new: dict | None
 
-    def changed_keys(self) -> list[tuple[str, object, object]]:
-        """What an edit changed, key by key, in the match file's order of the new entry."""
-        old, new = self.old or {}, self.new or {}
-        keys = list(new) + [key for key in old if key not in new]
-        return [(key, old.get(key), new.get(key)) for key in keys if old.get(key) != new.get(key)]
-
 
 def hand_events(conn: sqlite3.Connection, match_id: int, *, table: int) -> list[Event]:
     """The match's history, oldest first; NoSuchMatch for a match of another table or a deleted one."""

@@ -27,13 +27,13 @@ from views.match.match_page import attach_error, hand_form_for, match_or_404, no
 from views.tables.scope import device_name, table_id
 from views.match.sheet import hand_url, sheet_url
 from views.match.words import line_summary
+from views.site.errors import STALE
 from models.errors import NoSuchMatch, StaleMatch
 from models.storage.hand_writes import DEVICE_MOST, RestoreChanges
 from models.storage.match_rows import StoredMatch
 
 bp = Blueprint("history", __name__)
 
-STALE = lazy_gettext("This match changed on another phone; here it is now.")
 EXPIRED = lazy_gettext("The form had expired; nothing was changed. Please try again.")
 
 
@@ -80,7 +80,7 @@ def insert(match_id: int):
                                                read_count(form.version.data, VERSION_DIGITS), table=table_id(),
                                                device=device_name())
     except StaleMatch:
-        flash(str(STALE), "warning")
+        flash(gettext(STALE), "warning")
         return redirect(sheet_url(match_id))
     except MatchError as error:
         attach_error(form, error)
@@ -118,7 +118,7 @@ def restore_hand(match_id: int, hand_id: int):
     except RestoreChanges as changes:
         return ask_restore(stored, hand_id, form.version.data or "", changes)
     except StaleMatch:
-        flash(str(STALE), "warning")
+        flash(gettext(STALE), "warning")
         return redirect(sheet_url(match_id))
     except NoSuchMatch:
         abort(404, description=gettext("There is no such hand in this match."))

@@ -1,11 +1,8 @@
 """Entering, editing, deleting and undoing hands. Every change is only a recomputation."""
 from __future__ import annotations
 
-import secrets
-
 from flask import Blueprint, flash, make_response, redirect, render_template, request, session, url_for
-
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 
 from views.site.db import get_db, match_cache
 from views.site.forms import VERSION_DIGITS, VersionForm
@@ -21,6 +18,7 @@ from models.errors import HandAlreadySaved, MatchError, Message
 from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match, request_version
 from views.live.following import note_moved_on, saved_answer
 from views.tables.scope import device_name, table_id
+from views.site.errors import STALE
 from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
 from models.errors import StaleMatch
@@ -28,8 +26,6 @@ from models.storage.hand_writes import OVER, Saved, add_hand, delete_hand, repla
 from models.storage.match_rows import StoredMatch
 
 bp = Blueprint("hands", __name__)
-
-STALE = lazy_gettext("This match changed on another phone; here it is now.")
 
 
 def posted_hand(form: HandForm, stored: StoredMatch):
@@ -221,7 +217,7 @@ def update(match_id: int, number: int):
         saved = replace_hand(get_db(), match_id, number, form.entry(), posted_version(form), table=table_id(),
                                      device=device_name())
     except StaleMatch:
-        flash(str(STALE), "warning")
+        flash(gettext(STALE), "warning")
         return redirect(sheet_url(match_id))
     except MatchError as error:
         attach_error(form, explain_early_end(error))
@@ -276,7 +272,7 @@ def remove(stored: StoredMatch, number: int, what: str, redo: bool = False, acti
         saved = delete_hand(get_db(), stored.id, number, posted_version(form), table=table_id(),
                                     device=device_name(), action=action)
     except StaleMatch:
-        flash(str(STALE), "warning")
+        flash(gettext(STALE), "warning")
         return redirect(sheet_url(stored.id))
     except MatchError as error:  # deleting a hand can end the match before later hands
         flash(translated(explain_early_end(error)), "error")
