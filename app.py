@@ -71,10 +71,10 @@ def sync_folder(folder: str) -> None:
 
 
 class GinLedger(Flask):
-    jinja_environment = jinja.Environment  # plain-dict template globals (views/jinja.py)
+    jinja_environment = jinja.Environment  # plain-dict template globals (views/site/jinja.py)
 
     def send_static_file(self, filename: str):
-        """Compressed as the client asks (views/static_files.py): the stylesheet is a quarter of its size."""
+        """Compressed as the client asks (views/site/compression.py): the stylesheet is a quarter of its size."""
         from views.site.compression import send_static
 
         return send_static(self.static_folder, filename, lambda name: mimetypes.guess_type(name)[0]
@@ -90,14 +90,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # A pasted match file may be as long as an uploaded one (1 MB): the form refuses it by name.
         MAX_FORM_MEMORY_SIZE=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
-        WTF_CSRF_CHECK_DEFAULT=False,  # views/csrf.protect checks every unsafe request, its token unmasked
+        WTF_CSRF_CHECK_DEFAULT=False,  # views/site/csrf.protect checks every unsafe request, its token unmasked
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
         TABLE_STARTS_PER_MINUTE=3,  # new tables one address may start a minute on a hosted server
-        PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/pages.py; about 30 KB a match page)
-        DATABASE_POOL_SIZE=10,  # PostgreSQL sessions one app process keeps at most (views/db.py)
+        PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/site/pages.py; about 30 KB a match page)
+        DATABASE_POOL_SIZE=10,  # PostgreSQL sessions one app process keeps at most (views/site/db.py)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -138,7 +138,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     app.before_request(masked_csrf.protect)
     cli.register(app)
     register_views(app)
-    app.register_blueprint(errors.bp)  # every error page (views/errors.py)
+    app.register_blueprint(errors.bp)  # every error page (views/site/errors.py)
     announce_addresses(app)
     return app
 
@@ -182,7 +182,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(access.bp)
     for part in (matches, hands, history, exports, players, live, cards, preview):
         app.register_blueprint(part.bp, url_prefix=prefix)
-    app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/readonly.py)
+    app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/live/readonly.py)
     if hosted:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)

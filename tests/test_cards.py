@@ -1,4 +1,4 @@
-"""The one card reader (models/cards.parse_cards) and the places that use it name what they refuse."""
+"""The one card reader (models/game/cards.parse_cards) and the places that use it name what they refuse."""
 import pytest
 
 from models.game.cards import MOST_HELD, Card, CardError, parse_card, parse_cards

@@ -1,4 +1,4 @@
-"""The race pictures' geometry (views/charts.py)."""
+"""The race pictures' geometry (views/match/charts.py)."""
 import random
 
 import pytest
@@ -7,7 +7,7 @@ from views.match.charts import DIGIT, PAD, WIDTH, plot, scale
 
 
 def test_a_race_plot_writes_each_point_as_scale_places_it():
-    """views/charts.plot finds each x and y it wrote before (a picture redrawn after every hand);
+    """views/match/charts.plot finds each x and y it wrote before (a picture redrawn after every hand);
     the points are still exactly where `scale` puts them, for any race."""
     rng = random.Random(5)
     for _ in range(500):

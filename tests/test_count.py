@@ -1,4 +1,4 @@
-"""The knock advice of models/count.py, without Flask: statuses, counts, discards and their English words."""
+"""The knock advice of models/game/count.py, without Flask: statuses, counts, discards and their English words."""
 import pytest
 
 from models.game.cards import Card, parse_cards

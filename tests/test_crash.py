@@ -60,7 +60,7 @@ def sound(database, app_name: str) -> str:
 
     SQLite: the file passes PRAGMA integrity_check. PostgreSQL: a killed client cannot damage the
     server's files, but its sessions can outlive it, holding an open transaction or the write lock
-    (models/postgres.py WRITE_LOCK) that every later write waits for. So: no session of the killed
+    (models/storage/postgres.py WRITE_LOCK) that every later write waits for. So: no session of the killed
     server (its PGAPPNAME, `app_name`) is left within GONE_WITHIN_S, and a new session takes the
     write lock at once."""
     if read_address(str(database)).engine != POSTGRESQL:

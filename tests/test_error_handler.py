@@ -1,4 +1,4 @@
-"""One handler for every error (views/errors.py): each of ours reaches a page with words and its own status,
+"""One handler for every error (views/site/errors.py): each of ours reaches a page with words and its own status,
 never a 500 because a view forgot to catch it."""
 import re
 from html import unescape
@@ -123,7 +123,7 @@ def test_rematch_after_the_rematch_was_deleted_starts_a_new_one(app, client):
 
 
 def test_no_view_but_views_errors_registers_an_error_handler():
-    """Every error page is views/errors.py's: a view answers an error it expects, or lets it through."""
+    """Every error page is views/site/errors.py's: a view answers an error it expects, or lets it through."""
     registering = re.compile(r"errorhandler|register_error_handler")
     found = [str(path.relative_to(ROOT)) for path in [ROOT / "app.py", *sorted((ROOT / "views").rglob("*.py"))]
              if path != ROOT / "views" / "site" / "errors.py"

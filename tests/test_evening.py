@@ -1,4 +1,4 @@
-"""The evening (models/evening.py) and what the pages make of it: tonight on the home page and the
+"""The evening (models/game/evening.py) and what the pages make of it: tonight on the home page and the
 head-to-head, the share texts, the final sheet as SVG."""
 from __future__ import annotations
 

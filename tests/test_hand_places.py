@@ -1,6 +1,6 @@
 """A deal comes back where it was played, and "before hand N" means the N the sheet shows.
 
-Every hand keeps its place among the deals around it (models/hand_rows.py): a delete only marks it,
+Every hand keeps its place among the deals around it (models/storage/hand_rows.py): a delete only marks it,
 an insert takes a free place, a restore takes the mark away. The findings these tests hold:
 - delete hand 5, insert a hand before hand 2, restore hand 5: it came back one place early;
 - undo, redo, undo: two "Restore hand N", and both stored the deal;

@@ -68,7 +68,7 @@ def transactions(statements: list[str]) -> list[list[str]]:
 
 def test_every_write_of_a_match_bumps_its_version_in_the_same_transaction(tmp_path):
     """Each write path, traced: a transaction that writes a match's tables is BEGIN IMMEDIATE and
-    bumps a version before its COMMIT (the unit of work, models/work.py)."""
+    bumps a version before its COMMIT (the unit of work, models/storage/work.py)."""
     conn = open_ledger(str(tmp_path / "ledger.sqlite"))
     seen: list[str] = []
     conn.set_trace_callback(seen.append)

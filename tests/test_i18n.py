@@ -566,7 +566,7 @@ def test_flask_replay_in_a_czech_shell(tmp_path):
 
 
 def test_a_template_under_a_forced_language_speaks_it(app):
-    """The page's language and catalogue are looked up once a request (views/i18n.page_language),
+    """The page's language and catalogue are looked up once a request (views/site/i18n.page_language),
     but a language forced inside the request (i18n.forced) still switches them, and back."""
     from flask import render_template_string
 

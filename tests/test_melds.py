@@ -1,6 +1,6 @@
 """Meld solver: hand-worked answers, then hypothesis against a literal brute force.
 
-The brute force here shares no code with models/melds.py: it finds melds by
+The brute force here shares no code with models/game/melds.py: it finds melds by
 checking every subset of the hand, tries every collection of disjoint melds,
 and lays off by literally adding a card to a knocker meld and asking whether
 the result is still a meld, in every order.

@@ -1,4 +1,4 @@
-"""A quiet poll is answered before Flask (views/quiet_polls.py): the exact current ETag gets a 304 with
+"""A quiet poll is answered before Flask (views/live/quiet_polls.py): the exact current ETag gets a 304 with
 no session read and no page drawn; anything else goes on to the full view, which checks access."""
 from webutil import case, import_match, post_hand
 

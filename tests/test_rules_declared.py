@@ -1,4 +1,4 @@
-"""Every rule setting is declared once, as its field of `Rules` (models/rules.py): its default, bounds
+"""Every rule setting is declared once, as its field of `Rules` (models/game/rules.py): its default, bounds
 or choices, label and doc come from that one declaration, and what the engine checks, the form
 offers and the catalogues translate are read off it. The closed choices are StrEnums that stay
 their plain words in the match file, the database and JSON."""
@@ -62,7 +62,7 @@ def test_each_setting_name_is_written_once_in_models_rules():
 
 
 def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
-    """Each label is an N_ literal of models/rules.py, so `pybabel extract` finds it, and it is the
+    """Each label is an N_ literal of models/game/rules.py, so `pybabel extract` finds it, and it is the
     label of the new-match form's field of that name."""
     marked = {node.args[0].value for node in ast.walk(rules_source())
               if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_"

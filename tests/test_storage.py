@@ -17,7 +17,7 @@ from models.storage.matches import EVERY_TABLE, create_match, get_match, list_ma
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
-# The schema exactly as the Python strings of models/schema.py had it before the
+# The schema exactly as the Python strings of models/storage/schema.py had it before the
 # migrations became .sql files: what every existing database file was made from.
 OLD_MIGRATIONS = (
     # 1: players, matches and hands exactly as entered; no totals anywhere.

@@ -67,7 +67,7 @@ def read_players(doc: dict) -> tuple[str, str]:
 
 
 def name_key(name: str) -> str:
-    """Who a name is (models/names.identity)."""
+    """Who a name is (models/game/names.identity)."""
     return identity(name)
 
 
@@ -112,7 +112,7 @@ def match_from_document(doc: object, most_hands: int | None = None) -> Match:
 def read_document(doc: object, most_hands: int | None = None) -> Match:
     """The match's fields and every hand, checked one by one (the fold checks the rest).
 
-    `most_hands` is the app's limit (models/match.MAX_HANDS), checked before any hand is read;
+    `most_hands` is the app's limit (models/game/match.MAX_HANDS), checked before any hand is read;
     `replay` and the benchmarks score files of any length."""
     if not isinstance(doc, dict):
         raise MatchError("file", N_("must be a JSON object"))

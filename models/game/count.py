@@ -1,6 +1,6 @@
 """Advice from tapped cards: may the knocker knock (gin, big gin, which discard), and the defender's count.
 
-The solver (models/melds.py) only arranges cards; the knock rules (the
+The solver (models/game/melds.py) only arranges cards; the knock rules (the
 limit, Oklahoma's upcard, gin, big gin with 11, lay-offs only after a knock)
 are added here, once, for the count page, its JSON and anyone else. Plain
 Python like the rest of the engine: the words are English `Message`
@@ -44,7 +44,7 @@ def fixed_limit(points: int) -> Limit:
 
 def upcard_limit(upcard: Card, rules: Rules = OKLAHOMA) -> Limit:
     """Oklahoma: the upcard's value is the limit; an ace means gin only, or 1 with `oklahoma_ace`
-    "one" (as models/hand.py scores it). Without a match's rules, the default ace: gin only."""
+    "one" (as models/game/hand.py scores it). Without a match's rules, the default ace: gin only."""
     points = knock_limit(rules if rules.oklahoma else OKLAHOMA, upcard.code)
     if points == 0:
         return Limit(0, Message(N_("the Oklahoma limit 0 (upcard {upcard}, an ace: gin only)"), upcard=upcard.face))

@@ -5,7 +5,7 @@ starts at most `GAP` (6 hours) after the previous one's last hand. A time gap
 rather than the calendar day, because a sitting that goes past midnight is one
 evening, and two sittings of the same day (lunch, then the night) are two.
 
-Like the records (`models/stats.py`), nothing here is stored: the figures are
+Like the records (`models/game/stats.py`), nothing here is stored: the figures are
 read off the folded sheets, so a corrected hand corrects the evening too.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a hand would do before it is saved, found the way saving finds it.
 
-The hand form's live preview asks this (through views/preview.py) rather than
+The hand form's live preview asks this (through views/match/preview.py) rather than
 keeping a copy of the rules in the page script: the entry is read by the same
 `read_entry` and scored by the same fold as when it is saved, so the sentence
 under the form and the sheet after saving cannot disagree. The next hand steps

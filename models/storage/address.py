@@ -49,7 +49,7 @@ def read_address(value: str) -> Address:
 
 
 def dialect_of(conn) -> str:
-    """Which engine a connection speaks to: models/postgres.Connection says so; any sqlite3 connection is SQLite."""
+    """Which engine a connection speaks to: models/storage/postgres.Connection says so; any sqlite3 connection is SQLite."""
     return getattr(conn, "dialect", SQLITE)
 
 

@@ -1,15 +1,15 @@
 """The database: a connection with the settings every connection needs, the schema brought up to
 date, a consistent snapshot for reads, the online backup and its restore, and the database's epoch.
 
-The DATABASE setting is a file path (SQLite) or a `postgresql://` address (models/address.py); a
-connection of either engine takes the same SQL and answers the same rows (models/postgres.py), and
+The DATABASE setting is a file path (SQLite) or a `postgresql://` address (models/storage/address.py); a
+connection of either engine takes the same SQL and answers the same rows (models/storage/postgres.py), and
 says which it is by its `dialect`. Only `begin_write` and `snapshot` differ between the two.
 
 The epoch is a random word kept in the file (table `epoch`). Every kept thing is keyed by it beside
 a match's version, and it changes whenever the file may hold another history than the one the
 versions counted: every start (a new file, a newer schema), every `restore` (which writes the
 backup in place: the file keeps its inode) and every time a server finds another file under its path
-(a backup moved into place, views/db.py). A restored file's versions can repeat numbers the
+(a backup moved into place, views/site/db.py). A restored file's versions can repeat numbers the
 running app already used for other contents; with a new epoch they are new keys.
 """
 from __future__ import annotations
@@ -43,10 +43,10 @@ def connect(database: str, create: bool = True, synchronous: str = "FULL"):
 def connect_file(path: str, create: bool = True, synchronous: str = "FULL") -> SqliteConnection:
     """A connection with the settings every connection needs.
 
-    isolation_level=None leaves transactions to the unit of work (models/work.py), so no implicit
+    isolation_level=None leaves transactions to the unit of work (models/storage/work.py), so no implicit
     deferred transaction can turn a read-then-write into a lost update. FULL (the command line, the
     start) syncs every commit; a request's connection asks NORMAL and leaves the fsync to
-    models/flusher.py. With create=False (a request's connection: the start made the file) a
+    models/storage/flusher.py. With create=False (a request's connection: the start made the file) a
     missing file is DatabaseGone, not a new empty database.
     """
     if create:
@@ -90,7 +90,7 @@ def immediate(conn, match_id: int | None = None):
     """Take the write lock before reading, so what was read is still true at commit; `match_id`: the
     write touches that match alone (begin_write).
 
-    Only the unit of work (models/work.py) and the tables that hold no match (logins, the
+    Only the unit of work (models/storage/work.py) and the tables that hold no match (logins, the
     throttle) use it directly."""
     begin_write(conn, match_id)
     try:

@@ -3,7 +3,7 @@
 `match.finished` says when the fold said the match was over (NULL while it is being played). It is
 an index, kept because the home page lists matches in progress and finished ones, newest finished
 first, and folding every match on every visit to sort them would not scale. It cannot go stale:
-the unit of work sets it from the fold of every match a write touched (models/work.py), and the
+the unit of work sets it from the fold of every match a write touched (models/storage/work.py), and the
 engine that computed it is fingerprinted by its source; a start with any other engine recomputes
 it for every match, while an ordinary start only compares one row.
 """

@@ -1,4 +1,4 @@
-"""Every change to a match's hands, each one unit of work (models/work.py): a hand saved, edited,
+"""Every change to a match's hands, each one unit of work (models/storage/work.py): a hand saved, edited,
 deleted or undone, a forgotten hand inserted, a deleted hand restored.
 
 A write reads the match from the rows it holds locked, never from a cache, and the sheet it

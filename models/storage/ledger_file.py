@@ -37,7 +37,7 @@ def restore(target_path: str, backup_path: str) -> int:
 
     The backup is first copied beside the database and brought up to the schema under a new epoch: the
     restored file's versions repeat numbers the running servers kept pages for, and its epoch was theirs
-    when the backup was taken (a file restored in place keeps its inode, so views/db.py cannot tell).
+    when the backup was taken (a file restored in place keeps its inode, so views/site/db.py cannot tell).
     Returns how many hands the database holds now."""
     found = schema.file_version(backup_path)
     if found == 0:

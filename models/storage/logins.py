@@ -4,7 +4,7 @@ and a copy of it would otherwise stay good for as long as it is signed.
 The cookie carries a random id; the row stores only its SHA-256 (a copy of the
 database opens no door), the scope of the passphrase that let it in and a keyed
 digest of that passphrase. Which passphrase a scope has, and the digest, are
-the web layer's business (views/access.py); this module only keeps the rows.
+the web layer's business (views/tables/access.py); this module only keeps the rows.
 """
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Matches already read and folded, one entry per match, for the pages that list many and the match page.
 
 An entry is found by the match's id and used only if its stamp, the file's epoch and the match's
-version, is the row's: every write bumps the version (models/work.py) and a restored or new file
-has a new epoch (models/connection.py), so a stale entry is never returned, and the write that made
+version, is the row's: every write bumps the version (models/storage/work.py) and a restored or new file
+has a new epoch (models/storage/connection.py), so a stale entry is never returned, and the write that made
 it stale replaces it on the next read. Nothing is read from this cache inside a write.
-The cache belongs to one app (models/caches.py), never to the process.
+The cache belongs to one app (models/storage/caches.py), never to the process.
 """
 from __future__ import annotations
 

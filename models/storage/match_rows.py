@@ -53,7 +53,7 @@ class StoredMatch:
 
     @property
     def key(self) -> tuple:
-        """What every kept drawing of this match is keyed by (views/pages.py adds the request's part)."""
+        """What every kept drawing of this match is keyed by (views/site/pages.py adds the request's part)."""
         return (self.epoch, self.id, self.version)
 
     @cached_property

@@ -3,7 +3,7 @@ table's matches; the writes about a whole match (a new one, its name, set aside,
 
 Totals are never stored: every reader folds the hands with `score_sheet`. Every function takes
 the table's id as the required keyword `table` and puts it in its query, so a match of another
-table is NoSuchMatch. Every write is a unit of work (models/work.py).
+table is NoSuchMatch. Every write is a unit of work (models/storage/work.py).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def get_match(conn: sqlite3.Connection, match_id: int, *, table: int, cache: Mat
     """Match ids count across the server: one of another table is NoSuchMatch here.
 
     The row and its hands are read in one snapshot. With the app's `cache`, a match whose row has
-    the cached (epoch, version) is not read and folded again; never inside a write (models/work.py)."""
+    the cached (epoch, version) is not read and folded again; never inside a write (models/storage/work.py)."""
     if cache is not None and conn.in_transaction:
         raise RuntimeError("a cache is not read inside a write")
     with snapshot(conn):

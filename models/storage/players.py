@@ -2,7 +2,7 @@
 their list, and the writes that rename, merge or delete them.
 
 Hands keep seats, not names, so a rename changes every match of the player at once; the unit of
-work touches each of them (models/work.py), so a phone following one of them sees the new name.
+work touches each of them (models/storage/work.py), so a phone following one of them sees the new name.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def same_player(conn: sqlite3.Connection, name: str, *, table: int, besides: int
 
 
 def lookalike(conn: sqlite3.Connection, name: str, *, table: int) -> sqlite3.Row | None:
-    """A kept player of the table that `name` is not, but looks like (models/names.skeleton): asked about."""
+    """A kept player of the table that `name` is not, but looks like (models/game/names.skeleton): asked about."""
     if same_player(conn, name, table=table) is not None:
         return None
     drawn = skeleton(name)

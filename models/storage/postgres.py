@@ -1,13 +1,13 @@
 """PostgreSQL through psycopg 3, shaped like the sqlite3 connection the stores were written for.
 
-The stores write their SQL once, with `?` placeholders, for both engines (models/connection.py keeps
+The stores write their SQL once, with `?` placeholders, for both engines (models/storage/connection.py keeps
 the few statements that differ: `begin_write`, `snapshot`). A `Connection` here runs that SQL on PostgreSQL: `?` becomes psycopg's
 `%s`, bound client-side (psycopg's ClientCursor, so a NULL parameter needs no declared type, as in
 SQLite), a bool is bound as 0 or 1 (the columns are integers on both engines), and a row answers
 both `row[0]` and `row["name"]`, as sqlite3.Row does.
 
 What must stay true: the connection is in autocommit, so a transaction is only ever the unit of
-work's or a snapshot's (models/connection.py), begun and ended by them, exactly as with SQLite.
+work's or a snapshot's (models/storage/connection.py), begun and ended by them, exactly as with SQLite.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ CONNECT_TIMEOUT_S = 5
 LEND_TIMEOUT_S = 10  # a request waits this long for a free session, then answers 503
 # The advisory lock every write takes first, keyed by this word and the schema (ledgers in other schemas
 # of the database do not wait on it): whole by a write that may touch anything, shared by a write of one
-# match's hands, which also locks that match's row (models/connection.py `begin_write`).
+# match's hands, which also locks that match's row (models/storage/connection.py `begin_write`).
 WRITE_LOCK = 0x67696E  # "gin"
 
 
@@ -157,7 +157,7 @@ class Pool:
         self.pool.close()
 
 
-# The database's identity, as columns any SELECT may add (views/quiet_polls.py reads them beside its row).
+# The database's identity, as columns any SELECT may add (views/live/quiet_polls.py reads them beside its row).
 IDENTITY_COLUMNS = ("(SELECT d.oid FROM pg_database d WHERE d.datname = current_database()),"
                     " to_regclass('match')::oid, pg_postmaster_start_time()::text")
 IDENTITY = f"SELECT {IDENTITY_COLUMNS}"

@@ -1,6 +1,6 @@
 """The database schema as numbered `.sql` migrations per engine, so an old database upgrades in place.
 
-`models/migrations/sqlite/` and `models/migrations/postgresql/` hold the same numbers, and each
+`models/storage/migrations/sqlite/` and `models/storage/migrations/postgresql/` hold the same numbers, and each
 brings an empty database of its engine to the same tables and columns (tests/test_postgres.py
 compares them). SQLite's `PRAGMA user_version`, PostgreSQL's `schema_version` row, records how
 many a database has had. Add a new file `NNNN_what.sql` to both after the last; never edit one

@@ -10,7 +10,7 @@ before the write and would not fold after it is refused, so nothing is committed
 read here: what a write needs of the match it reads from the rows it holds locked.
 
 What must stay true: every INSERT, UPDATE or DELETE of `match`, `hand`, `hand_event`, `player`
-and `preset` runs inside a unit of work (tests/test_unit_of_work.py reads the tree for it), and
+and `preset` runs inside a unit of work (tests/test_house.py traces every write path for it), and
 every write a page could show touches its matches, so a page kept by (epoch, match, version) is
 never stale.
 """

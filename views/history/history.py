@@ -197,7 +197,7 @@ FLAGS = ("draw", "big_gin")  # yes/no keys: absent is no
 
 class HandWords:
     """A hand's match-file keys and values as a player reads them, in the page's language: each key
-    by the hand form's label of its field (views/forms.py HandForm: "Knocker's deadwood"), yes/no,
+    by the hand form's label of its field (views/match/forms.py HandForm: "Knocker's deadwood"), yes/no,
     cards as a player writes them (7♥)."""
 
     def __init__(self):

@@ -1,5 +1,5 @@
 """Following a match from another phone or a spectator's link: its live fragment, answered with an
-ETag and a 304 while nothing changed, kept whole per key (views/pages.py), and the big screen."""
+ETag and a 304 while nothing changed, kept whole per key (views/site/pages.py), and the big screen."""
 from __future__ import annotations
 
 from flask import abort, make_response, render_template, request, url_for
@@ -56,7 +56,7 @@ APPENDED = "appended"
 
 def appended(before, after) -> bool:
     """Whether the one write from `before` to `after` added a hand at the end and opened no game: then
-    every row `before` draws is a row of `after`, as drawn (a fold steps one hand, models/ledger.py)."""
+    every row `before` draws is a row of `after`, as drawn (a fold steps one hand, models/game/ledger.py)."""
     if before.refusal is not None or after.refusal is not None:
         return False
     old, new = before.sheet(), after.sheet()
@@ -121,7 +121,7 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     shown = request.headers.get("X-Sheet", asked).strip()  # the page script's poll names what it shows
     if tag in asked:
         return make_response("", 304, not_modified(tag))
-    if shown == tag:  # nothing new, answered as views/quiet_polls.py answers it before Flask
+    if shown == tag:  # nothing new, answered as views/live/quiet_polls.py answers it before Flask
         return make_response("", 200, unchanged(tag))
     stored = get_match(get_db(), found_id, table=table_id(), cache=match_cache())
     tag = etag_for(stored.id, stored.epoch, stored.version)  # what is drawn: a write may have come between

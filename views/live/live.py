@@ -1,6 +1,6 @@
 """Following a match from another phone: small fragments answered with ETag and 304.
 
-A phone follows every 2.5 s, a page that only shows the match every 5 s (views/following.py, follow_every;
+A phone follows every 2.5 s, a page that only shows the match every 5 s (views/live/following.py, follow_every;
 10 s after five quiet minutes); while nothing changed the answer is a 304 that costs one indexed SELECT and
 no fold. Polling suits waitress (a fixed pool of
 threads) better than server-sent events, which would hold a thread per follower.

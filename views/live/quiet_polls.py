@@ -91,10 +91,10 @@ class QuietPolls:
 
 
 def not_modified(tag: str) -> list[tuple[str, str]]:
-    """The headers of a 304 for If-None-Match `tag` (views/following.py answers the same)."""
+    """The headers of a 304 for If-None-Match `tag` (views/live/following.py answers the same)."""
     return [("ETag", tag), ("Cache-Control", "no-cache")]
 
 
 def unchanged(tag: str) -> list[tuple[str, str]]:
-    """The headers of "nothing new" for a page showing `tag` (views/following.py answers the same)."""
+    """The headers of "nothing new" for a page showing `tag` (views/live/following.py answers the same)."""
     return [("ETag", tag), ("Content-Length", "0"), ("Cache-Control", "no-store"), ("Vary", "X-Sheet")]

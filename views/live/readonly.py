@@ -1,9 +1,9 @@
 """The read-only link: the sheet for a spectator; it changes nothing and leads nowhere else.
 
 Its address names only the match's view token, never the table's key (on a hosted
-server the key is the way into the whole table): views/tables.py finds the table
+server the key is the way into the whole table): views/tables/tables.py finds the table
 from the token. The sheet, the whole sheet, its live fragment and its big screen are open without
-any passphrase (views/access.py, scope.SPECTATOR_ENDPOINTS).
+any passphrase (views/tables/access.py, scope.SPECTATOR_ENDPOINTS).
 """
 from __future__ import annotations
 

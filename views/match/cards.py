@@ -1,7 +1,7 @@
 """Counting cards: the card grid (a plain GET form), its JSON, and "Use these counts".
 
-The view only reads the taps, asks the engine (models/count.py: the knock
-advice; models/melds.py: the arranging) and shows or sends the answer in the
+The view only reads the taps, asks the engine (models/game/count.py: the knock
+advice; models/game/melds.py: the arranging) and shows or sends the answer in the
 page's language, the same words for the page and the JSON, so the page
 script never counts or decides anything itself.
 """
@@ -42,7 +42,7 @@ def codes_from(values: list[str]) -> list[str]:
 
 
 def read_cards(codes: list[str], field: str, knockers: frozenset[Card] = frozenset()) -> list[Card]:
-    """Card codes to Cards (models/cards.parse_cards); a refusal names the field (k, d, cards)."""
+    """Card codes to Cards (models/game/cards.parse_cards); a refusal names the field (k, d, cards)."""
     try:
         return parse_cards(codes, MOST_HELD, knockers)
     except CardError as error:

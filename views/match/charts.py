@@ -90,9 +90,8 @@ MOST_POINTS = WIDTH - 2 * PAD + 1  # one a unit of the plot's width: more cannot
 
 
 def thinned(series: dict[str, Sequence[int]], most: int = MOST_POINTS) -> dict[str, Sequence[int]]:
-    """At most `most` evenly spaced points of each series, the first and the last kept. A 1,000-hand
-    match's race drawn point by point made its page three times the size of a short one's and
-    cost a saved hand milliseconds; a race of up to `most` points is drawn whole."""
+    """At most `most` evenly spaced points of each series, the first and the last kept, so a race's
+    picture does not grow with the match; a race of up to `most` points is drawn whole."""
     count = max(len(points) for points in series.values())
     if count <= most:
         return series

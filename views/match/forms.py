@@ -19,7 +19,7 @@ from models.game.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTIN
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
-# What the engine says when a tap is missing (models/entry.py), and what the hand form asks instead.
+# What the engine says when a tap is missing (models/game/entry.py), and what the hand form asks instead.
 MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
            N_("missing: Oklahoma needs the first upcard of the deal"))
 ASK_FOR = {
@@ -35,7 +35,7 @@ UPCARDS = [(rank + suit, rank + SUIT_SYMBOLS[suit]) for suit in SUITS for rank i
 
 
 def new_form_id() -> str:
-    """A hand form's one-time id: the same id posted twice is one hand (models/storage.submission_key)."""
+    """A hand form's one-time id: the same id posted twice is one hand (models/stora.submission_key)."""
     return secrets.token_urlsafe(12)
 
 
@@ -155,7 +155,7 @@ def filled(field) -> bool:
 
 
 def setting_label(name: str):
-    """A rule setting's label as models/rules.py declares it, in the page's language."""
+    """A rule setting's label as models/game/rules.py declares it, in the page's language."""
     return _l(SETTINGS[name].label)
 
 
@@ -176,7 +176,7 @@ class PairField(Field):
         return ""
 
 
-# Each choice setting's words (models/rules.py: DealerRule, OklahomaAce), worded for the form.
+# Each choice setting's words (models/game/rules.py: DealerRule, OklahomaAce), worded for the form.
 CHOICE_LABELS = {name: {word.value: _l(word.label) for word in words} for name, words in CHOICE_SETTINGS.items()}
 OKLAHOMA_ACE_LABELS = CHOICE_LABELS["oklahoma_ace"]
 PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern"), "bicycle": _l("Bicycle"), "palace": _l("Palace")}
@@ -213,7 +213,7 @@ class NewMatchForm(Form):
     currency = StringField(_l("Currency symbol"), validators=[Most(5), Name(5, required=False)],
                            render_kw={"placeholder": "€", "autocomplete": "off"})
     first_dealer = StringField(_l("First dealer"), validators=[Optional(), Length(max=MAX_NAME)])
-    # One field per setting, named as the setting, its label and bounds as models/rules.py declares
+    # One field per setting, named as the setting, its label and bounds as models/game/rules.py declares
     # them (tests/test_web_matches.py checks none is missing).
     dealer_rule = choice("dealer_rule")
     oklahoma = BooleanField(setting_label("oklahoma"))

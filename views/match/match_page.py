@@ -1,5 +1,5 @@
 """The match page: the match a request names, the hand form as the page shows it, the page itself
-(kept whole per key with a fresh form, views/pages.py), and the page of a match that no longer folds."""
+(kept whole per key with a fresh form, views/site/pages.py), and the page of a match that no longer folds."""
 from __future__ import annotations
 
 from flask import abort, render_template, request, url_for

@@ -158,7 +158,7 @@ def column_heads(players: tuple[str, str]) -> tuple[str, str]:
 
 def preview_data(stored) -> dict:
     """What tells the page script to ask for its preview again: the version the page was drawn at.
-    The preview itself is the server's (views/preview.py): the script holds no rule of the game."""
+    The preview itself is the server's (views/match/preview.py): the script holds no rule of the game."""
     return {"version": stored.version}
 
 

@@ -2,7 +2,7 @@
 
 Not a blueprint: the home page, the head-to-head and the exports all use it,
 and blueprints never import each other. The figures come from
-`models/evening.py` and the sheets; this module only words and draws them.
+`models/game/evening.py` and the sheets; this module only words and draws them.
 """
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def match_lines(stored: StoredMatch) -> list[str]:
 def as_text(lines: list[str], names: tuple[str, ...] = ()) -> str:
     """The lines of a plain text (a Share text, summary.txt), each of `names` between Unicode isolates:
     a right-to-left name, or one holding a direction mark from an old file, keeps its own direction
-    and never turns the words around it (models/names.isolated)."""
+    and never turns the words around it (models/game/names.isolated)."""
     text = "\n".join(lines) + "\n"
     for name in sorted(set(names), key=len, reverse=True):
         text = re.sub(rf"(?<![\w\u2068]){re.escape(name)}(?![\w\u2069])", isolated(name), text)

@@ -52,7 +52,7 @@ def line_summary(line: Line) -> str:
 
 
 def closing_changes(before: Sheet, after: Sheet) -> list[str]:
-    """What an edit or delete did to the games, so the table is told (the engine compares, models/changes.py)."""
+    """What an edit or delete did to the games, so the table is told (the engine compares, models/game/changes.py)."""
     return [render(message) for message in game_changes(before, after)]
 
 

@@ -3,7 +3,7 @@
 - Static files are compressed once (brotli and gzip) the first time they are asked for, kept by
   path and modification time, and sent in the encoding the client takes.
 - Pages and fragments are compressed per response only where every secret in them is masked per
-  response, as the CSRF token is (views/csrf.py), or is in the address the page was asked at, as a
+  response, as the CSRF token is (views/site/csrf.py), or is in the address the page was asked at, as a
   hosted table's key is in /t/<key>/… and a read-only token in /view/<token>… (`secrets_in_address`).
   BREACH guesses a secret from the sizes of answers to requests the attacker makes the victim's browser
   send, with guesses beside the secret: to send one to such an address, the attacker must already know
@@ -88,7 +88,7 @@ PAGE_BROTLI, PAGE_GZIP = 1, 1
 def secrets_in_address() -> bool:
     """Whether every secret this request's page can hold, but the CSRF token, is in its own address: a
     table's key in a hosted table's pages (/t/<key>/…), a read-only token in the spectator's (/view/<token>…,
-    which name no table: views/tables.py). At home the pages hold no key, and only the join page a token."""
+    which name no table: views/tables/tables.py). At home the pages hold no key, and only the join page a token."""
     from views.tables.scope import SPECTATOR_ENDPOINTS
 
     if request.endpoint in TOKEN_PAGES:

@@ -46,7 +46,7 @@ def unmask(value: str | None) -> str | None:
 
 
 def masked_token() -> str:
-    """This response's masked token; in a page being kept (views/pages.py), the blank each response fills."""
+    """This response's masked token; in a page being kept (views/site/pages.py), the blank each response fills."""
     if drawing_kept():
         return blank(CSRF_BLANK)
     return mask(generate_csrf())

@@ -12,7 +12,7 @@ thread keeps its own open between requests (SQLite connections are not shared ac
 threads). Before each request the file is looked up again: a file deleted or moved
 while the server runs is DatabaseGone (nothing is written into an unlinked file), and a
 file replaced by another (a restore) gets a new connection, is brought up to the schema and
-gets a new epoch (models/connection.py) the first time this app meets it, so nothing kept from
+gets a new epoch (models/storage/connection.py) the first time this app meets it, so nothing kept from
 the file it replaced (whose versions may repeat its numbers) is ever handed out for it.
 """
 from __future__ import annotations
@@ -81,7 +81,7 @@ def thread_connection(app: Flask):
         return conn
     if conn is not None:
         conn.close()
-    # NORMAL: a commit survives the server being killed; models/flusher.py puts it on the disk.
+    # NORMAL: a commit survives the server being killed; models/storage/flusher.py puts it on the disk.
     kept.conn = connect(path, create=False, synchronous="NORMAL")  # raises DatabaseGone
     kept.identity = identity
     met_file(app, kept.conn, identity)

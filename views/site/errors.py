@@ -51,7 +51,7 @@ ERROR_DESCRIPTIONS = {
     429: N_("This user has exceeded an allotted request count. Try again later."),
 }
 
-# What a page that named a missing thing says (the catalogues hold them: views/match_page.py, views/tables.py).
+# What a page that named a missing thing says (the catalogues hold them: views/match/match_page.py, views/tables/tables.py).
 NOT_FOUND_WORDS = (
     (NoSuchMatch, N_("There is no such match.")),
     (NoSuchTable, N_("There is no such table here.")),

@@ -57,7 +57,7 @@ COUNT_DIGITS = 12  # a whole-number field; Between bounds the value
 
 class Form(FlaskForm):
     class Meta:
-        csrf_class = MaskedCSRF  # the token masked per response (views/csrf.py)
+        csrf_class = MaskedCSRF  # the token masked per response (views/site/csrf.py)
 
         def get_translations(self, form):
             return Catalogue()
@@ -90,7 +90,7 @@ class Most:
 
 
 class Name:
-    """Every name a form takes (models/names.read_name): NFC, no white space around it, no control
+    """Every name a form takes (models/game/names.read_name): NFC, no white space around it, no control
     or formatting character; the field's data becomes the name as read (None for an empty optional one)."""
 
     def __init__(self, most: int, required: bool = True):
@@ -108,7 +108,7 @@ class Name:
 
 
 class CountField(IntegerField):
-    """A whole number as a person types it (models/digits.read_count), not as Python's int() reads code."""
+    """A whole number as a person types it (models/game/digits.read_count), not as Python's int() reads code."""
 
     def process_formdata(self, valuelist):
         if not valuelist:

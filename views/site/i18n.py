@@ -226,7 +226,7 @@ def games_list(numbers: list[int] | tuple[int, ...]) -> str:
 def script_texts() -> dict:
     """What static/app.js and static/cards.js say, in the page's language, with %(name)s blanks.
 
-    The hand's preview is not here: the server says it (views/preview.py)."""
+    The hand's preview is not here: the server says it (views/match/preview.py)."""
     return {
         "no_layoffs": gettext("(no lay-offs after gin)"),
         "after_layoffs": gettext("after lay-offs"),

@@ -1,9 +1,8 @@
 """The templates' environment: Flask's, with each template's globals a plain dict.
 
 Jinja 3.1 gives every template a ChainMap of its globals over the environment's, and copies it
-into a new dict item by item on every render: with this app's fifty globals, a fifth of a
-millisecond each time a page draws one of its parts (views/regions.py draws several per saved
-hand). Every global is set while the app is made (app.py, the views' init_app), before any
+into a new dict item by item on every render, each time a page draws one of its parts (a saved
+hand's answer draws several: views/live/following.py). Every global is set while the app is made (app.py, the views' init_app), before any
 template is loaded, so a snapshot taken at load holds them all; a template loaded later sees
 what was set later.
 """

@@ -2,14 +2,14 @@
 kept whole, drawn once per key and then only filled in.
 
 The key is what the page shows: `stored.key` (the file's epoch, the match's id and its version: every
-write bumps the version, models/work.py, and a restored file has a new epoch), whether it is the
+write bumps the version, models/storage/work.py, and a restored file has a new epoch), whether it is the
 read-only view, and what the page shows of the request (`request_part`). Nothing else goes into a
 kept page: what two requests for the same page must not share is drawn as a blank (`blank`) and
 filled for each request: the CSRF token, the hand form's one-time id, the session's notices (the
 flashes and the way back) and the logout button.
 
 Beside the pages, under the same bound, a write leaves notes of the version it made (`note`): what only
-it knows, as that it added one hand at the end (views/following.py, `moved_on`).
+it knows, as that it added one hand at the end (views/live/following.py, `moved_on`).
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -
     cache = app_caches().pages
     found = cache.get(key)
     if found is None:
-        g.drawing_kept = True  # the CSRF token is drawn as its blank (views/csrf.masked_token)
+        g.drawing_kept = True  # the CSRF token is drawn as its blank (views/site/csrf.masked_token)
         try:
             html = draw()
         finally:

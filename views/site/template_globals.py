@@ -1,4 +1,4 @@
-"""Every name a template may use besides Jinja's own and the languages' (views/i18n.py), in one place.
+"""Every name a template may use besides Jinja's own and the languages' (views/site/i18n.py), in one place.
 
 Each helper is defined in the room of its concept and imported here; no blueprint registers a global
 for other blueprints' templates, so what a template can call is read off this one list.
@@ -31,7 +31,7 @@ def init_app(app: Flask) -> None:
         current_table=current_table, home_url=home_url, hosted=hosted, in_table=in_table,
         table_url=table_url, table_base_url=table_base_url, qr=qr_svg,
         asset=pwa.asset, icon_data_uri=pwa.icon_data_uri(app.static_folder),
-        # this request's own parts of a kept page (views/pages.py), and who may log out
+        # this request's own parts of a kept page (views/site/pages.py), and who may log out
         per_request=pages.per_request, logout_offered=access.logout_offered, csrf_token=csrf.masked_token,
         table_passphrase_form=access.table_passphrase_form,
         # a match in words and forms

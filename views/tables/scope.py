@@ -19,7 +19,7 @@ SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big
 
 
 def current_table() -> Table:
-    """The table this request is for (views/tables.py found it from the address).
+    """The table this request is for (views/tables/tables.py found it from the address).
 
     Every storage call of a view is scoped with it; a request that names no table
     (a hosted server's front page) has none, and asking for one is a 404.

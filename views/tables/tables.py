@@ -5,7 +5,7 @@ Here the key is taken out of every matched address into `g.table` (an unknown ke
 is a 404 before any view runs) and put back into every `url_for` that needs it, so
 the templates and views build their links as they always did. At home there is no
 prefix and `g.table` is the one home table. Views reach the table only through
-views/scope.current_table.
+views/tables/scope.current_table.
 """
 from __future__ import annotations
 
