@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping
+
+from cachetools import LRUCache
 
 MB = 1024 * 1024
 
@@ -49,43 +50,32 @@ def parts(item: object) -> list:
 
 
 class BoundedCache:
-    """Least recently used entries go first once the sizes add up past `max_bytes`."""
+    """Least recently used entries go first once the sizes add up past `max_bytes`: cachetools'
+    LRUCache sized by `size_of`, behind a lock (cachetools' caches are not thread-safe)."""
 
     def __init__(self, max_bytes: int, size_of=approximate_size):
         self.max_bytes = max_bytes
         self.size_of = size_of
-        self._entries: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
-        self._bytes = 0
+        # Each value is kept with its size, measured once before the lock (it walks the whole value).
+        self._entries = LRUCache(max_bytes, getsizeof=lambda kept: kept[1])
         self._lock = threading.Lock()
 
     @property
     def bytes(self) -> int:
-        return self._bytes
+        return self._entries.currsize
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def get(self, key: Hashable):
         with self._lock:
-            found = self._entries.get(key)
-            if found is None:
-                return None
-            self._entries.move_to_end(key)
-            return found[0]
+            found = self._entries.get(key)  # a hit is now the most recently used
+        return None if found is None else found[0]
 
     def put(self, key: Hashable, value: object) -> None:
         """Keep `value` under `key`; one larger than the whole bound is not kept at all."""
-        size = self.size_of(value)  # measured outside the lock: it walks the whole value
+        size = self.size_of(value)
         with self._lock:
-            self._drop(key)
-            if size > self.max_bytes:
-                return
-            self._entries[key] = (value, size)
-            self._bytes += size
-            while self._bytes > self.max_bytes:
-                self._drop(next(iter(self._entries)))
-
-    def _drop(self, key: Hashable) -> None:
-        found = self._entries.pop(key, None)
-        if found is not None:
-            self._bytes -= found[1]
+            self._entries.pop(key, None)
+            if size <= self.max_bytes:
+                self._entries[key] = (value, size)
