@@ -12,17 +12,16 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFProtect
 
 import cli
-from views import db
-from views import errors
-from views import jinja
-from views import i18n
-from views import netinfo
-from views import serving
-from models import caches
-from models.address import SQLITE, read_address
-from models.caches import MB
+from views.site import db
+from views.site import errors
+from views.site import jinja
+from views.site import i18n
+from views.site import netinfo
+from views.site import kept, serving
+from models.storage.address import SQLITE, read_address
+from models.storage.caches import MB, BoundedCache
 from models.errors import DatabaseRefused, LedgerError
-from models.match_cache import MatchCache
+from models.storage.match_cache import MatchCache
 
 csrf = CSRFProtect()
 
@@ -83,11 +82,11 @@ def sync_folder(folder: str) -> None:
 
 
 class GinLedger(Flask):
-    jinja_environment = jinja.Environment  # plain-dict template globals (views/jinja.py)
+    jinja_environment = jinja.Environment  # plain-dict template globals (views/site/jinja.py)
 
     def send_static_file(self, filename: str):
-        """Compressed as the client asks (views/static_files.py): the stylesheet is a quarter of its size."""
-        from views.compression import send_static
+        """Compressed as the client asks (views/site/compression.py): the stylesheet is a quarter of its size."""
+        from views.site.compression import send_static
 
         return send_static(self.static_folder, filename, lambda name: mimetypes.guess_type(name)[0]
                            or "application/octet-stream")
@@ -102,14 +101,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         # A pasted match file may be as long as an uploaded one (1 MB): the form refuses it by name.
         MAX_FORM_MEMORY_SIZE=2 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a long evening at the table must not expire the forms
-        WTF_CSRF_CHECK_DEFAULT=False,  # views/csrf.protect checks every unsafe request, its token unmasked
+        WTF_CSRF_CHECK_DEFAULT=False,  # views/site/csrf.protect checks every unsafe request, its token unmasked
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         MATCH_CACHE_BYTES=64 * MB,  # folded matches kept for the home and record pages
         QR_CACHE_BYTES=4 * MB,  # drawn QR codes (a few kB each)
         TABLE_STARTS_PER_MINUTE=3,  # new tables one address may start a minute on a hosted server
-        PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/pages.py; about 30 KB a match page)
-        DATABASE_POOL_SIZE=10,  # PostgreSQL sessions one app process keeps at most (views/db.py)
+        PAGE_CACHE_BYTES=64 * MB,  # drawn match pages and live fragments (views/site/pages.py; about 30 KB a match page)
+        DATABASE_POOL_SIZE=10,  # PostgreSQL sessions one app process keeps at most (views/site/db.py)
     )
     app.config.from_prefixed_env()
     if test_config:
@@ -134,11 +133,11 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         raise StartRefused(refused.given_as("FLASK_DATABASE")) from None
     except LedgerError as refused:  # a newer Gin Ledger's file, a damaged one
         raise StartRefused(refused) from None
-    from views.quiet_polls import QuietPolls
+    from views.live.quiet_polls import QuietPolls
 
     serving.inside_host_check(app, lambda inner: QuietPolls(inner, app, bool(app.config.get("HOSTED"))))
     i18n.init_app(app)  # first: `?lang=` is read before the passphrase check
-    from views import access, tables
+    from views.tables import access, tables
 
     tables.init_app(app)  # the table is found from the address before every before_request hook
     # The passphrase before CSRF: a stranger's POST is sent to the login, not told its form expired.
@@ -147,24 +146,24 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     access.note_passphrase(app)
     app.before_request(tables.remember_table)
     csrf.init_app(app)
-    from views import csrf as masked_csrf
+    from views.site import csrf as masked_csrf
 
     app.before_request(masked_csrf.protect)
     cli.register(app)
     register_views(app)
-    app.register_blueprint(errors.bp)  # every error page (views/errors.py)
+    app.register_blueprint(errors.bp)  # every error page (views/site/errors.py)
     announce_addresses(app)
     return app
 
 
 def init_caches(app: Flask) -> None:
     """Every cache belongs to this app, bounded in bytes: two apps in one process share nothing."""
-    from views import pages
+    from views.site import pages
 
-    app.extensions[caches.EXTENSION] = caches.Caches(
+    app.extensions[kept.EXTENSION] = kept.Caches(
         matches=MatchCache(app.config["MATCH_CACHE_BYTES"]),
-        qr=caches.BoundedCache(app.config["QR_CACHE_BYTES"]),
-        pages=caches.BoundedCache(app.config["PAGE_CACHE_BYTES"], size_of=pages.entry_size),
+        qr=BoundedCache(app.config["QR_CACHE_BYTES"]),
+        pages=BoundedCache(app.config["PAGE_CACHE_BYTES"], size_of=pages.entry_size),
     )
 
 
@@ -184,21 +183,26 @@ def announce_addresses(app: Flask) -> None:
 
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
-    from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, tables, template_globals
+    from views.tables import access, players, tables
+    from views.match import cards, hands, matches, preview
+    from views.files import exports
+    from views.history import history
+    from views.live import live, readonly
+    from views.site import pwa, template_globals
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
     for part in (matches, hands, history, exports, players, live, cards, preview):
         app.register_blueprint(part.bp, url_prefix=prefix)
-    app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/readonly.py)
+    app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/live/readonly.py)
     if hosted:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)
     app.register_blueprint(pwa.bp)
     template_globals.init_app(app)
     app.after_request(security_headers)
-    from views.compression import compress_page
+    from views.site.compression import compress_page
 
     app.after_request(compress_page)
     app.after_request(pwa.cache_versioned_static)

@@ -11,10 +11,13 @@ import click
 from flask.cli import ScriptInfo, with_appcontext
 from flask_babel import gettext, ngettext
 
-from views import i18n
+from views.site import i18n
 from models.errors import DestinationNotEmpty, MatchError
-from models.matchfile import replay
-from models.melds import MeldError, best_after_layoffs, best_arrangement, parse_hand, parse_knocker_melds
+from models.files.matchfile import replay
+from models.game.meld_codes import MeldError, parse_hand, parse_knocker_melds
+from models.game.melds import best_after_layoffs, best_arrangement
+from models.storage.connection import backup
+from models.storage.ledger_file import open_ledger, restore
 
 
 def refuse(message: str) -> None:
@@ -68,8 +71,7 @@ def backup_command(path: str) -> None:
     """Write a consistent copy of the database while the app keeps running."""
     from flask import current_app
 
-    from models import storage
-    from models.address import POSTGRESQL, read_address
+    from models.storage.address import POSTGRESQL, read_address
 
     address = read_address(current_app.config["DATABASE"])
     if address.engine == POSTGRESQL:
@@ -78,7 +80,7 @@ def backup_command(path: str) -> None:
                                    "%(address)s), and pg_restore to bring it back",
                                    path=shlex.quote(path), address=shlex.quote(address.shown))))
     try:
-        pages = storage.backup(current_app.config["DATABASE"], path)
+        pages = backup(current_app.config["DATABASE"], path)
     except (OSError, sqlite3.Error) as error:
         refuse(say(lambda error=error: gettext("backup: %(reason)s", reason=error)))
     click.echo(say(lambda: ngettext("Backed up %(num)d page to %(path)s", "Backed up %(num)d pages to %(path)s",
@@ -92,8 +94,7 @@ def restore_command(path: str) -> None:
     """Put a backup (from `flask backup`) back in place of the database, while the app keeps running."""
     from flask import current_app
 
-    from models import storage
-    from models.address import POSTGRESQL, read_address
+    from models.storage.address import POSTGRESQL, read_address
     from models.errors import LedgerError
 
     address = read_address(current_app.config["DATABASE"])
@@ -101,7 +102,7 @@ def restore_command(path: str) -> None:
         refuse(say(lambda: gettext("restore: the database is PostgreSQL: use pg_restore (pg_restore --clean -d "
                                    "%(address)s %(path)s)", path=shlex.quote(path), address=shlex.quote(address.shown))))
     try:
-        hands = storage.restore(address.target, path)
+        hands = restore(address.target, path)
     except (LedgerError, OSError, sqlite3.Error) as error:
         refuse(say(lambda error=error: gettext("restore: %(reason)s; nothing was restored", reason=error)))
     click.echo(say(lambda: ngettext("Restored %(path)s: the database holds %(num)d hand now",
@@ -151,8 +152,8 @@ def copy_db_command(source: str, dest: str) -> None:
     database (a file path for SQLite, or postgresql://USER@HOST:PORT/DATABASE); logins stay behind."""
     import psycopg
 
-    from models import copy_ledger, storage
-    from models.address import read_address
+    from models.storage import copy_ledger
+    from models.storage.address import read_address
     from models.errors import LedgerError
 
     failures = (LedgerError, sqlite3.Error, psycopg.Error, OSError)
@@ -175,8 +176,8 @@ def copy_db_command(source: str, dest: str) -> None:
         refuse_held(dest_at, held)
     source_conn = dest_conn = None
     try:
-        source_conn = storage.open_ledger(source)
-        dest_conn = storage.open_ledger(dest)
+        source_conn = open_ledger(source)
+        dest_conn = open_ledger(dest)
         counts = copy_ledger.copy_ledger(source_conn, dest_conn)
     except DestinationNotEmpty as error:
         refuse_held(dest_at, error.held)
@@ -219,7 +220,7 @@ def serve_command(host: str, port: int, threads: int) -> None:
     import waitress
     from flask import current_app
 
-    from views import netinfo
+    from views.site import netinfo
 
     for url in netinfo.urls(port) if host in ("0.0.0.0", "") else [f"http://{host}:{port}/"]:
         click.echo(say(lambda: gettext("Open on a phone on the same Wi-Fi: %(url)s", url=url)))

@@ -26,8 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.errors import MatchError  # noqa: E402
-from models.ledger import score_sheet  # noqa: E402
-from models.matchfile import load_match, replay  # noqa: E402
+from models.game.ledger import score_sheet  # noqa: E402
+from models.files.matchfile import load_match, replay  # noqa: E402
 from tests.generate import long_match  # noqa: E402
 
 SIZES = (1_000, 10_000, 100_000)

@@ -16,7 +16,7 @@ served by one waitress process, and another database served by two (tests/server
 each as bench/run.py, started one after the other: the first migrates, the second finds it current).
 PostgreSQL runs twice: as the server is configured, and with the app's sessions at synchronous_commit
 off (in the URL's options), which answers a commit before its WAL is on the disk, as the app's SQLite
-commits are (models/flusher.py). All the processes stay up together, idle but for the level being
+commits are (models/storage/flusher.py). All the processes stay up together, idle but for the level being
 measured, and every round measures every cell in turn, so a busy moment of a shared machine hits every
 cell alike; a cell's number is the median of its rounds.
 
@@ -337,7 +337,7 @@ def lock_ceiling(database: Database, seconds: float, connections: int = LOCK_CON
 class LockSampler(threading.Thread):
     """How much of a level the app's write lock was held: a look every INTERVAL from a connection of its own.
 
-    PostgreSQL: pg_locks, the advisory lock of models/connection.py `begin_write` on this schema, granted
+    PostgreSQL: pg_locks, the advisory lock of models/storage/connection.py `begin_write` on this schema, granted
     (held) and not (waiting). SQLite: a `BEGIN IMMEDIATE` that waits for nothing (busy timeout 0) and is
     rolled back at once; refused means held. (That look takes the lock for some microseconds itself.)"""
 
@@ -362,7 +362,7 @@ class LockSampler(threading.Thread):
         else:
             import psycopg
 
-            from models.postgres import WRITE_LOCK
+            from models.storage.postgres import WRITE_LOCK
 
             conn = psycopg.connect(self.database.server_url, autocommit=True)
             query = ("SELECT count(*) FILTER (WHERE granted), count(*) FILTER (WHERE NOT granted) FROM pg_locks"
@@ -524,7 +524,7 @@ def section(result: dict, cfg: dict, how: dict, smoke: bool) -> str:
         f"second divided by that share, the rate at which the lock would be taken all the time at that cell's cost per "
         f"hand: on SQLite the ceiling no number of app processes lifts. On PostgreSQL a write of one match's hands "
         f"takes that lock shared and locks its match's row, so it waits only for writes of the same match and for "
-        f"writes that take the lock whole (models/connection.py `begin_write`): there \"held\" is the share of looks "
+        f"writes that take the lock whole (models/storage/connection.py `begin_write`): there \"held\" is the share of looks "
         f"that found a write going on, and \"full at\" is no ceiling.",
         "",
         "| engine | processes | clients | hands per second | each round | median ms | p95 ms | POST median ms "

@@ -6,7 +6,7 @@ those the tables one core serves and the cores 10,000 active tables need.
 
 A table: two phones and a spectator following a match, a hand every 90 s. Per table and hour that is
 40 saves by the page script (each answered with the step from the version its page shows: the board,
-the new row, the next hand's state), the follow's polls at the pages' pace (views/following.py: every
+the new row, the next hand's state), the follow's polls at the pages' pace (views/live/following.py: every
 2.5 s on each phone, every 5 s on the spectator's page, 2 x 1,440 + 720; all but the ones after a save
 "nothing new", asked as the script asks: X-Sheet, an empty 200 on a kept connection), after each save the
 step for the other phone (kept by the save) and for the spectator (read-only, drawn), and 6 page views
@@ -43,10 +43,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from generate import long_match  # noqa: E402
 from server import Server  # noqa: E402
-from views.following import ENTERING_EVERY_MS, SHOWING_EVERY_MS  # noqa: E402
+from views.live.following import ENTERING_EVERY_MS, SHOWING_EVERY_MS  # noqa: E402
 
 # A phone names the server as it reached it: a host name, never this machine's loopback (a page asked
-# at 127.0.0.1 looks up the machine's network addresses for its printed links, views/qr.py).
+# at 127.0.0.1 looks up the machine's network addresses for its printed links, views/tables/qr.py).
 PHONE = {"Accept-Encoding": "gzip, br", "User-Agent": "bench", "Host": "ledger.example"}
 HANDS_PER_HOUR, PHONES, SPECTATORS, PAGE_VIEWS = 40, 2, 1, 6
 PHONE_POLL_S, SPECTATOR_POLL_S = ENTERING_EVERY_MS / 1000, SHOWING_EVERY_MS / 1000
@@ -107,7 +107,7 @@ def version_of(tag: str) -> int:
 
 
 def etag_after(tag: str) -> str:
-    """The live region's ETag once one more write is made (views/following.etag_for)."""
+    """The live region's ETag once one more write is made (views/live/following.etag_for)."""
     head, version = tag.strip('"').rsplit("-", 1)
     return f'"{head}-{int(version) + 1}"'
 
@@ -144,18 +144,18 @@ MEMORY_TABLES, MEMORY_HANDS = 20, 5
 
 
 def memory_per_table() -> dict[str, float]:
-    """What a table keeps in the app's bounded caches (their own byte counts, models/caches.py), in process:
+    """What a table keeps in the app's bounded caches (their own byte counts, models/storage/caches.py), in process:
     each of MEMORY_TABLES tables opens its 13-hand match on a phone and on the spectator's link, then
     saves MEMORY_HANDS hands by the page script, each followed by the other phone's and the spectator's
     polls. Per table: what opening it keeps, what each hand adds (a new version's steps, race pictures and
     notes; the older versions' entries stay until the least recently used go), and its match page drawn
     again at its last version."""
     from app import create_app
-    from models import caches
+    from views.site.kept import EXTENSION
 
     folder = tempfile.mkdtemp(prefix="gin-memory-")
     app = create_app({"DATABASE": str(Path(folder) / "ledger.sqlite"), "SECRET_KEY": "memory"})
-    kept = app.extensions[caches.EXTENSION]
+    kept = app.extensions[EXTENSION]
     client = app.test_client()
     headers = {"Host": "ledger.example"}  # what is kept is the same whatever the encoding asked
     token = hidden(client.get("/", headers=headers).get_data(as_text=True), "csrf_token")

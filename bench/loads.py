@@ -113,8 +113,8 @@ def match_doc(hands: list[dict], target: int | None = None) -> dict:
 
 def typical_match(seed: int = 2) -> list[dict]:
     """The hands of one whole Hollywood match to 100 under the classic rules."""
-    from models.ledger import score_sheet
-    from models.matchfile import match_from_document
+    from models.game.ledger import score_sheet
+    from models.files.matchfile import match_from_document
 
     rng, hands = random.Random(seed), []
     while not hands or not score_sheet(match_from_document(match_doc(hands))).finished:
@@ -304,8 +304,8 @@ def cpu_per_page(server: Server, table: Table, most: int = 2000) -> float:
 
 def engine(seconds: float, hands: int = 100) -> dict:
     """Folds and whole replays per second of one match, in this process: the engine without the web."""
-    from models.ledger import score_sheet
-    from models.matchfile import load_match, replay
+    from models.game.ledger import score_sheet
+    from models.files.matchfile import load_match, replay
 
     text = json.dumps(long_match(hands))
     match = load_match(text)

@@ -15,8 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.cards import Card, SUITS, full_deck  # noqa: E402
-from models.melds import best_after_layoffs, best_arrangement  # noqa: E402
+from models.game.cards import Card, SUITS  # noqa: E402
+from models.game.melds import best_after_layoffs, best_arrangement  # noqa: E402
+
+FULL_DECK = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
 
 
 def time_hands(hands: list[list[Card]]) -> list[float]:
@@ -31,7 +33,7 @@ def time_hands(hands: list[list[Card]]) -> list[float]:
 
 def random_hands(count: int, seed: int) -> list[list[Card]]:
     """Uniform 10- or 11-card hands from a shuffled deck."""
-    rng, deck = random.Random(seed), full_deck()
+    rng, deck = random.Random(seed), list(FULL_DECK)
     return [rng.sample(deck, rng.choice((10, 11))) for _ in range(count)]
 
 
@@ -74,7 +76,7 @@ def layoff_hands(count: int, seed: int) -> list[tuple[list[Card], list[list[Card
         run = [Card(rank, run_suit) for rank in range(low, low + rng.choice((3, 4)))]
         set_rank = rng.choice([r for r in range(1, 14) if not low <= r < low + len(run)])
         group = [Card(set_rank, suit) for suit in rng.sample(SUITS, 3)]
-        rest = [card for card in full_deck() if card not in run and card not in group]
+        rest = [card for card in FULL_DECK if card not in run and card not in group]
         hands.append((rng.sample(rest, 10), [run, group]))
     return hands
 
@@ -98,6 +100,6 @@ if __name__ == "__main__":
     report("random 10/11-card hands", random_hands(n, seed))
     report("dense 10/11-card hands", dense_hands(n // 10, seed))
     start = time.perf_counter()
-    best_arrangement(full_deck())
+    best_arrangement(FULL_DECK)
     print(f"all 52 cards: {(time.perf_counter() - start) * 1000:.1f} ms")
     layoff_report(n // 10, seed)

@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.entry import read_entry  # noqa: E402
-from models.ledger import score_sheet  # noqa: E402
-from models.matchfile import read_document  # noqa: E402
-from models.preview import preview_hand  # noqa: E402
+from models.game.entry import read_entry  # noqa: E402
+from models.game.ledger import score_sheet  # noqa: E402
+from models.files.matchfile import read_document  # noqa: E402
+from models.game.preview import preview_hand  # noqa: E402
 from tests.generate import long_match  # noqa: E402
 
 SIZES = (10, 1_000)

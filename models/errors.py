@@ -19,7 +19,7 @@ class Message:
 
     A blank may hold another Message (a reason inside a reason); `render` fills
     the blanks after passing every template through `translate`. A blank may hold a
-    card (models/cards.Card, anything with a `face`): the English text writes its
+    card (models/game/cards.Card, anything with a `face`): the English text writes its
     code (7H, as the match file and the command line read it), a page its face (7♥).
     """
 

@@ -5,7 +5,7 @@ import pytest
 
 from app import create_app
 from postgres import Schema
-from views import db
+from views.site import db
 
 
 @pytest.fixture(autouse=True)

@@ -56,8 +56,8 @@ def finished_match(count: int, players=("Alexandra", "Bartholomew"), fmt: str = 
     tried in order until one ends exactly there, so every run sees the same match.
     """
     from models.errors import MatchOver
-    from models.ledger import score_sheet
-    from models.matchfile import read_document
+    from models.game.ledger import score_sheet
+    from models.files.matchfile import read_document
 
     def finished(hands: list) -> bool:
         try:

@@ -6,6 +6,7 @@ import pytest
 
 from app import create_app
 from webutil import case, export, hand_count, hidden, import_match, new_match
+from models.storage.connection import connect, immediate
 
 
 @pytest.fixture
@@ -116,11 +117,11 @@ def test_backup_command_writes_a_consistent_copy(app, client, runner, tmp_path):
 
 
 def test_an_old_database_file_is_upgraded_in_place(tmp_path):
-    from models import schema, storage
+    from models.storage import schema
 
     path = str(tmp_path / "old.sqlite")
-    conn = storage.connect(path)
-    with storage.immediate(conn):
+    conn = connect(path)
+    with immediate(conn):
         for statement in schema.split_statements(schema.migrations()[0]):
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
@@ -129,4 +130,4 @@ def test_an_old_database_file_is_upgraded_in_place(tmp_path):
     client = app.test_client()
     match_id = import_match(client, case("seed000-bob-alexandra"))
     assert export(client, match_id)["result"]["games"][0]["scores"]["Bob"] == 44
-    assert storage.connect(path).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
+    assert connect(path).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()

@@ -25,6 +25,8 @@ from tests.browser.driver import why_not
 from tests.postgres import server_url
 from tests.server import servers_started_by
 
+pytestmark = pytest.mark.bench
+
 ROOT = Path(__file__).resolve().parents[1]
 # Section -> how many tables it must hold in a smoke run (Lighthouse is not run in one).
 TABLES = {"Targets": 1, "Hand entry": 2, "Sheet cost as a match grows": 2, "Throughput": 2,

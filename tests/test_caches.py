@@ -6,11 +6,18 @@ import pytest
 from webutil import case, import_match
 
 from app import create_app
-from models import caches, storage
-from models.caches import BoundedCache, approximate_size
-from models.hand import Hand
-from models.match_cache import MatchCache
-from models.matchfile import match_from_document
+from models.storage import caches
+from models.storage.caches import BoundedCache, approximate_size
+from views.site.kept import EXTENSION
+from models.game.hand import Hand
+from models.storage.match_cache import MatchCache
+from models.files.matchfile import match_from_document
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
+from models.storage.hand_writes import add_hand
+from models.storage.matches import create_match, get_match, list_matches
+from models.storage.match_rows import MATCH_QUERY, StoredMatch
+from models.storage.players import rename_player
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
@@ -20,16 +27,16 @@ def make_app(tmp_path, name, **config):
 
 
 def app_caches(app):
-    return app.extensions[caches.EXTENSION]
+    return app.extensions[EXTENSION]
 
 
 def rows(conn):
-    return conn.execute(storage.MATCH_QUERY + " ORDER BY m.id").fetchall()
+    return conn.execute(MATCH_QUERY + " ORDER BY m.id").fetchall()
 
 
 @pytest.fixture
 def ledger(tmp_path):
-    conn = storage.open_ledger(str(tmp_path / "ledger.sqlite"))
+    conn = open_ledger(str(tmp_path / "ledger.sqlite"))
     yield conn
     conn.close()
 
@@ -52,8 +59,8 @@ def test_a_sheet_from_the_cache_cannot_be_changed(ledger):
     cache = MatchCache(caches.MB)
     doc = case("full-hollywood-match")
     doc["hands"][0]["cards"] = {"knocker": ["AS", "2S", "3S"], "defender": ["KH"]}
-    storage.create_match(ledger, match_from_document(doc), table=HOME)
-    storage.list_matches(ledger, finished=True, cache=cache, table=HOME)
+    create_match(ledger, match_from_document(doc), table=HOME)
+    list_matches(ledger, finished=True, cache=cache, table=HOME)
     stored = cache.get(rows(ledger)[0])
     assert stored is not None
     sheet = stored.sheet()
@@ -77,18 +84,18 @@ def test_a_sheet_from_the_cache_cannot_be_changed(ledger):
     for attempt in attempts:
         with pytest.raises((TypeError, AttributeError, dataclasses.FrozenInstanceError)):
             attempt()
-    again = storage.list_matches(ledger, finished=True, cache=cache, table=HOME)[0]
+    again = list_matches(ledger, finished=True, cache=cache, table=HOME)[0]
     assert again is stored
-    assert again.sheet().to_dict() == storage.get_match(ledger, stored.id, table=HOME).sheet().to_dict()
+    assert again.sheet().to_dict() == get_match(ledger, stored.id, table=HOME).sheet().to_dict()
 
 
 def test_the_cache_stays_under_its_byte_bound_when_filled_past_it(ledger):
     match = match_from_document(case("full-hollywood-match"))
     for _ in range(12):
-        storage.create_match(ledger, match, table=HOME)
-    one = approximate_size(storage.get_match(ledger, 1, table=HOME).sheet())
+        create_match(ledger, match, table=HOME)
+    one = approximate_size(get_match(ledger, 1, table=HOME).sheet())
     cache = MatchCache(4 * one)
-    listed = storage.list_matches(ledger, finished=True, limit=-1, cache=cache, table=HOME)
+    listed = list_matches(ledger, finished=True, limit=-1, cache=cache, table=HOME)
     assert len(listed) == 12
     assert 0 < cache.entries.bytes <= 4 * one
     assert 1 <= len(cache.entries) < 12
@@ -127,19 +134,19 @@ def test_a_stale_entry_is_never_returned_after_a_write(ledger):
     doc = case("full-hollywood-match")
     hands = doc["hands"]
     doc["hands"] = hands[:3]
-    match_id = storage.create_match(ledger, match_from_document(doc), table=HOME)
-    before = storage.list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
+    match_id = create_match(ledger, match_from_document(doc), table=HOME)
+    before = list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
     old_row = rows(ledger)[0]
     assert cache.get(old_row) is before and len(before.match.hands) == 3
     full = match_from_document({**doc, "hands": hands})
-    storage.add_hand(ledger, match_id, full.hands[3], table=HOME)
+    add_hand(ledger, match_id, full.hands[3], table=HOME)
     assert cache.get(old_row) is before  # the old stamp still names the old match...
     assert cache.get(rows(ledger)[0]) is None  # ...but the row as it is now never finds it
-    after = storage.list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
+    after = list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
     assert len(after.match.hands) == 4 and after.version == before.version + 1
     assert cache.get(old_row) is None  # replaced, not kept beside the new one
-    storage.rename_player(ledger, "Ana", "Anna", table=HOME)
-    renamed = storage.list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
+    rename_player(ledger, "Ana", "Anna", table=HOME)
+    renamed = list_matches(ledger, finished=False, cache=cache, table=HOME)[0]
     assert renamed.match.players[0] == "Anna" and renamed.sheet().lines[0].dealer in ("Anna", "Ben")
 
 
@@ -148,8 +155,8 @@ def test_the_web_pages_follow_a_write_through_the_cache(tmp_path):
     client = app.test_client()
     match_id = import_match(client, case("full-hollywood-match"))
     assert "Ana" in client.get("/").get_data(as_text=True)
-    conn = storage.connect(str(tmp_path / "web.sqlite"))  # another process's rename, through its unit of work
-    storage.rename_player(conn, "Ana", "Zed", table=1)
+    conn = connect(str(tmp_path / "web.sqlite"))  # another process's rename, through its unit of work
+    rename_player(conn, "Ana", "Zed", table=1)
     conn.close()
     page = client.get("/").get_data(as_text=True)
     assert "Zed" in page
@@ -164,7 +171,7 @@ def test_the_byte_bounds_come_from_the_config(tmp_path):
 
 
 def test_the_qr_cache_is_bounded_too(tmp_path):
-    from views.qr import qr_svg
+    from views.tables.qr import qr_svg
 
     app = make_app(tmp_path, "qr", QR_CACHE_BYTES=20_000)
     with app.app_context():
@@ -181,13 +188,13 @@ def test_a_cached_match_is_weighed_near_what_it_holds(hands):
     in bytes would not be one."""
     import json
 
-    from models.match_cache import entry_size
-    from models.matchfile import load_match
+    from models.storage.match_cache import entry_size
+    from models.files.matchfile import load_match
     from tests.generate import long_match
 
     doc = long_match(max(hands, 1), seed=hands)
     match = load_match(json.dumps({**doc, "hands": doc["hands"][:hands]}))
-    stored = storage.StoredMatch(1, match, "2026-12-01T20:00:00+00:00", None, 1, "t" * 22)
+    stored = StoredMatch(1, match, "2026-12-01T20:00:00+00:00", None, 1, "t" * 22)
     stored.sheet()
     entry = ((1, "Ana", "Ben"), stored)
     assert 0.8 <= entry_size(entry) / approximate_size(entry) <= 1.6

@@ -1,10 +1,10 @@
-"""The one card reader (models/cards.parse_cards) and the places that use it name what they refuse."""
+"""The one card reader (models/game/cards.parse_cards) and the places that use it name what they refuse."""
 import pytest
 
-from models.cards import MOST_HELD, Card, CardError, parse_card, parse_cards
-from models.entry import read_cards
+from models.game.cards import MOST_HELD, Card, CardError, parse_card, parse_cards
+from models.game.entry import read_cards
 from models.errors import MatchError
-from models.melds import MeldError, parse_hand, parse_meld
+from models.game.meld_codes import MeldError, parse_hand, parse_meld
 
 
 def test_codes_become_cards_in_their_order():

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from models.matchfile import replay
+from models.files.matchfile import replay
 from webutil import export, hidden, import_match, new_match, post_hand
 
 pytestmark = pytest.mark.sqlite_only  # counting cards: the database is incidental

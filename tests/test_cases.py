@@ -3,8 +3,8 @@ import json
 import pytest
 
 from models.errors import MatchError, MatchOver
-from models.ledger import score_sheet, sheet_after
-from models.matchfile import load_match, replay
+from models.game.ledger import score_sheet, sheet_after
+from models.files.matchfile import load_match, replay
 
 from casefiles import case_params, playable_cases
 

@@ -1,13 +1,13 @@
-"""The race pictures' geometry (views/charts.py)."""
+"""The race pictures' geometry (views/match/charts.py)."""
 import random
 
 import pytest
 
-from views.charts import DIGIT, PAD, WIDTH, plot, scale
+from views.match.charts import DIGIT, PAD, WIDTH, plot, scale
 
 
 def test_a_race_plot_writes_each_point_as_scale_places_it():
-    """views/charts.plot finds each x and y it wrote before (a picture redrawn after every hand);
+    """views/match/charts.plot finds each x and y it wrote before (a picture redrawn after every hand);
     the points are still exactly where `scale` puts them, for any race."""
     rng = random.Random(5)
     for _ in range(500):
@@ -27,7 +27,7 @@ def test_a_race_plot_writes_each_point_as_scale_places_it():
 def test_a_long_race_is_drawn_with_at_most_one_point_a_unit_of_width():
     """A race of up to MOST_POINTS hands is drawn whole; a longer one evenly thinned, its start, its
     end and its final scores kept, so the picture of a 1,000-hand match costs what a short one does."""
-    from views.charts import MOST_POINTS, thinned
+    from views.match.charts import MOST_POINTS, thinned
 
     short = {"A": list(range(50)), "B": [0] * 50}
     assert thinned(short) is short

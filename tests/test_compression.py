@@ -8,7 +8,7 @@ import re
 import pytest
 from webutil import case, hidden, hosted_app, import_match, start_table
 
-from views import csrf
+from views.site import csrf
 
 pytestmark = pytest.mark.sqlite_only  # compression of what is sent: the database is incidental
 

@@ -15,10 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from models import storage
-from models.matchfile import replay
+from models.files.matchfile import replay
 from postgres import Schema
 from server import Client, Server
+from models.storage.connection import connect
 
 THREADS = 8
 HANDS_EACH = 25
@@ -54,7 +54,7 @@ def assert_replays(doc: dict) -> None:
 
 def db_hands(database: str, match_id: int) -> list:
     """The match's hand rows as stored, readable by column name, on either engine."""
-    conn = storage.connect(database)
+    conn = connect(database)
     try:
         return conn.execute("SELECT * FROM hand WHERE match_id = ? ORDER BY position", (match_id,)).fetchall()
     finally:

@@ -5,7 +5,7 @@ import sqlite3
 
 from webutil import new_match
 
-from views.db import get_db
+from views.site.db import get_db
 import pytest
 
 pytestmark = pytest.mark.sqlite_only  # per-thread SQLite connections and the file under the path

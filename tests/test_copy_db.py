@@ -18,11 +18,14 @@ from urllib.parse import urlsplit
 import pytest
 
 from app import create_app
-from models import copy_ledger, storage
-from models.address import read_address
+from models.storage import copy_ledger
+from models.storage.address import read_address
 from postgres import Schema
-from views import db
-from webutil import case, export, hidden, import_match, new_match, post_hand
+from views.site import db
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
+from webutil import case, epoch_of, export, hidden, import_match, new_match, post_hand
+from models.storage.tables import create_table
 
 COPIED = ("play_table", "player", "preset", "match", "hand", "hand_event")
 LEFT_BEHIND = ("login", "login_failure", "passphrase_generation", "table_start")
@@ -125,7 +128,7 @@ def run(source: str, dest: str):
 
 
 def finished_column(database: str) -> list[tuple]:
-    conn = storage.connect(database)
+    conn = connect(database)
     try:
         return [tuple(row) for row in conn.execute("SELECT id, finished FROM match ORDER BY id")]
     finally:
@@ -133,7 +136,7 @@ def finished_column(database: str) -> list[tuple]:
 
 
 def rows(database: str, table: str) -> list[tuple]:
-    conn = storage.connect(database)
+    conn = connect(database)
     try:
         # By name, not by place: the engines' migrations add some columns in another order.
         names = sorted(n for n in copy_ledger.columns_of(conn, table) if (table, n) != ("match", "version"))
@@ -144,7 +147,7 @@ def rows(database: str, table: str) -> list[tuple]:
 
 
 def one_value(database: str, sql: str):
-    conn = storage.connect(database)
+    conn = connect(database)
     try:
         return conn.execute(sql).fetchone()[0]
     finally:
@@ -244,9 +247,9 @@ def test_what_logins_and_the_throttle_keep_stays_behind(source, database):
     for table in LEFT_BEHIND:
         assert count(database, table) == 0, table
     assert count(source["path"], "login") > 0
-    conn, home = storage.connect(database), storage.connect(source["path"])
+    conn, home = connect(database), connect(source["path"])
     try:
-        assert storage.epoch_of(conn) != storage.epoch_of(home)  # the destination's own
+        assert epoch_of(conn) != epoch_of(home)  # the destination's own
         versions = dict(conn.execute("SELECT id, version FROM match").fetchall())
         assert all(versions[match_id] > version for match_id, version in home.execute("SELECT id, version FROM match"))
         assert rows(database, "match") == rows(source["path"], "match")  # `finished` folded again, the same
@@ -277,12 +280,12 @@ def test_a_destination_with_a_match_is_refused_and_left_as_it_was(source, databa
 
 def test_a_destination_with_only_another_table_is_refused_inside_the_write(source, database):
     """The unit of work asks again under the write lock: what the command looked at may have changed."""
-    dest = storage.open_ledger(database)
-    storage.create_table(dest, "Club C")
+    dest = open_ledger(database)
+    create_table(dest, "Club C")
     before = snapshot_of(database)
     done = run(source["path"], database)
     assert done.exit_code == 2 and "(it holds 1 table besides the home table)" in done.stderr
-    home = storage.open_ledger(source["path"])
+    home = open_ledger(source["path"])
     try:
         with pytest.raises(copy_ledger.DestinationNotEmpty) as refused:
             copy_ledger.copy_ledger(home, dest)

@@ -1,11 +1,11 @@
-"""The knock advice of models/count.py, without Flask: statuses, counts, discards and their English words."""
+"""The knock advice of models/game/count.py, without Flask: statuses, counts, discards and their English words."""
 import pytest
 
-from models.cards import Card, parse_cards
-from models.count import (BIG_GIN, COUNTED, GIN, INCOMPLETE, KNOCK, OVER, TOO_MANY, Deal, count_deal,
-                          count_defender, count_knocker, count_onto, deal_limit, fixed_limit, upcard_limit)
+from models.game.cards import Card, parse_cards
+from models.game.count import (BIG_GIN, COUNTED, GIN, INCOMPLETE, KNOCK, OVER, TOO_MANY, Deal, count_deal,
+                               count_defender, count_knocker, count_onto, deal_limit, fixed_limit, upcard_limit)
 from models.errors import Message
-from models.rules import Rules
+from models.game.rules import Rules
 
 KNOCKER = "3S 4S 5S 7H 7D 7C 9H 10H JH 2C"   # 3-4-5S, 7s, 9-10-JH; deadwood 2C = 2
 DEFENDER = "6S 2S QH 8H KD KC KS 4D 9C 5C"   # KKK; lays off 2S 6S 8H QH; deadwood 4D 5C 9C = 18

@@ -19,12 +19,14 @@ from collections import Counter
 
 import psycopg
 
-from models import storage
-from models.connection import begin_write
-from models.address import POSTGRESQL, read_address
-from models.ledger import score_sheet
-from models.matchfile import match_document, replay
+from models.storage.connection import begin_write
+from models.storage.address import POSTGRESQL, read_address
+from models.game.ledger import score_sheet
+from models.files.matchfile import match_document, replay
 from server import ROOT, Client, Server, server_env
+from models.storage.connection import connect, migrate
+from models.storage.matches import get_match
+from webutil import version_now
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
@@ -58,12 +60,12 @@ def sound(database, app_name: str) -> str:
 
     SQLite: the file passes PRAGMA integrity_check. PostgreSQL: a killed client cannot damage the
     server's files, but its sessions can outlive it, holding an open transaction or the write lock
-    (models/postgres.py WRITE_LOCK) that every later write waits for. So: no session of the killed
+    (models/storage/postgres.py WRITE_LOCK) that every later write waits for. So: no session of the killed
     server (its PGAPPNAME, `app_name`) is left within GONE_WITHIN_S, and a new session takes the
     write lock at once."""
     if read_address(str(database)).engine != POSTGRESQL:
         return integrity(database)
-    conn = storage.connect(database)
+    conn = connect(database)
     try:
         deadline = time.monotonic() + GONE_WITHIN_S
         while left := sessions_of(conn, app_name):
@@ -86,9 +88,9 @@ def sound(database, app_name: str) -> str:
 def agrees(database, match_id: int) -> str:
     """"ok" when the match row and its hand rows are of one moment: one version for the match made,
     one per hand since (as the backup test checks), and every hand in a place of its own."""
-    conn = storage.connect(str(database))
+    conn = connect(str(database))
     try:
-        version = storage.version_now(conn, match_id)
+        version = version_now(conn, match_id)
         rows = conn.execute("SELECT position FROM hand WHERE match_id = ?", (match_id,)).fetchall()
     finally:
         conn.close()
@@ -166,7 +168,7 @@ def test_every_acknowledged_hand_survives_sigkill(database, tmp_path, record_pro
                 time.sleep(0.01)
             assert all(p.is_alive() for p in posters), [repr(p.failure) for p in posters]
             if read_address(database).engine == POSTGRESQL:  # so that `sound` looks for the right sessions
-                with contextlib.closing(storage.connect(database)) as conn:
+                with contextlib.closing(connect(database)) as conn:
                     assert sessions_of(conn, app_name), "the server's sessions do not carry PGAPPNAME"
             server.kill()  # SIGKILL to the waitress process, posts in flight
             for poster in posters:
@@ -195,7 +197,7 @@ def test_every_acknowledged_hand_survives_sigkill(database, tmp_path, record_pro
 
         server.stop()
         assert sound(database, app_name) == "ok"
-        conn = storage.connect(database)
+        conn = connect(database)
         try:
             positions = [row["position"] for row in conn.execute(
                 "SELECT position FROM hand WHERE match_id = ? ORDER BY position", (match_id,))]
@@ -257,7 +259,7 @@ def test_backup_while_hands_are_posted_is_sound_and_a_consistent_prefix(tmp_path
             ids = [row["id"] for row in conn.execute("SELECT id FROM match ORDER BY id")]
             assert ids == matches
             for match_id in ids:
-                stored = storage.get_match(conn, match_id, table=HOME)
+                stored = get_match(conn, match_id, table=HOME)
                 doc = match_document(stored.match)
                 assert replay(json.dumps(doc)) == score_sheet(stored.match).to_dict()
                 hands = [(h.winner, h.points) for h in stored.match.hands]
@@ -276,7 +278,7 @@ def test_backup_while_hands_are_posted_is_sound_and_a_consistent_prefix(tmp_path
 
 def test_backup_refuses_a_target_it_cannot_write(tmp_path):
     path = tmp_path / "ledger.sqlite"
-    storage.migrate(storage.connect(str(path)))
+    migrate(connect(str(path)))
     done = run_backup(path, tmp_path / "no-such-folder" / "copy.sqlite")
     assert done.returncode == 2
     assert done.stdout == ""

@@ -27,7 +27,7 @@ from html import unescape
 
 import pytest
 
-from models import connection
+from models.storage import connection
 from server import Client, Server, free_port
 from webutil import export, hidden, import_match
 
@@ -229,7 +229,7 @@ def test_a_file_locked_by_another_program_is_a_503_and_stores_nothing(app, clien
 
 @pytest.mark.sqlite_only
 def test_a_full_disk_is_a_503_that_says_so_and_stores_nothing(app, client):
-    from views import db
+    from views.site import db
 
     first = import_match(client, TARGET)
     with app.test_request_context():

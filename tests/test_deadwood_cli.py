@@ -1,7 +1,7 @@
 """`flask --app app deadwood CARD... [--onto "4H 5H 6H"]`: JSON on stdout, refusals exit 2 with one line.
 
 The random hands are checked against an exhaustive scorer written here, apart
-from models/melds.py: every collection of disjoint melds is tried, and after
+from models/game/melds.py: every collection of disjoint melds is tried, and after
 each the defender lays off whatever can reach the knocker's melds.
 """
 import json
@@ -10,7 +10,8 @@ from itertools import combinations
 
 import pytest
 
-from models.cards import RANKS, SUITS, Card, full_deck, parse_card
+from cardutil import full_deck
+from models.game.cards import RANKS, SUITS, Card, parse_card
 
 pytestmark = pytest.mark.sqlite_only  # melds and the command line: the database is incidental
 

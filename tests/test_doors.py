@@ -16,12 +16,15 @@ from pathlib import Path
 import pytest
 
 import app as gin_ledger
-from models import storage, throttle
+from models.storage import throttle
 from models.errors import SchemaTooNew
-from models.match import MAX_HANDS
-from models.matchfile import load_match, name_key
+from models.game.match import MAX_HANDS
+from models.files.matchfile import load_match, name_key
 from server import Server
 from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
+from models.storage.players import players_summary
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
@@ -206,17 +209,17 @@ def test_a_second_spelling_is_the_same_player(client):
 
 
 def player_names(client) -> list[str]:
-    conn = storage.connect(client.application.config["DATABASE"])
+    conn = connect(client.application.config["DATABASE"])
     try:
-        return [row["name"] for row in storage.players_summary(conn, table=HOME)]
+        return [row["name"] for row in players_summary(conn, table=HOME)]
     finally:
         conn.close()
 
 
 def player_ids(client) -> dict:
-    conn = storage.connect(client.application.config["DATABASE"])
+    conn = connect(client.application.config["DATABASE"])
     try:
-        return {row["name"]: row["id"] for row in storage.players_summary(conn, table=HOME)}
+        return {row["name"]: row["id"] for row in players_summary(conn, table=HOME)}
     finally:
         conn.close()
 
@@ -321,7 +324,7 @@ def test_a_burst_of_40_wrong_tries_checks_at_most_10(tmp_path, record_property):
 
 
 def test_the_right_passphrase_from_a_quiet_address_is_never_refused(tmp_path):
-    conn = storage.open_ledger(str(tmp_path / "db.sqlite"))
+    conn = open_ledger(str(tmp_path / "db.sqlite"))
     for _ in range(30):
         throttle.attempt(conn, "10.0.0.1", correct=False)
     assert throttle.attempt(conn, "10.0.0.1", correct=True) is throttle.BLOCKED

@@ -14,7 +14,7 @@ from werkzeug.security import generate_password_hash
 from app import create_app
 from webutil import hidden, hosted_app, start_table
 
-from views import access
+from views.tables import access
 
 
 def set_passphrase(client, table: str, phrase: str) -> None:

@@ -18,14 +18,14 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.cards import RANKS, SUITS
-from models.entry import read_hand
+from models.game.cards import RANKS, SUITS
+from models.game.entry import read_hand
 from models.errors import MatchError
-from models.hand import MAX_DEADWOOD, score
-from models.ledger import game_points, score_sheet, sheet_after
-from models.match import Match
-from models.matchfile import export_document, load_match, match_document, match_from_document, replay
-from models.rules import Rules, rules_from
+from models.game.hand import MAX_DEADWOOD, score
+from models.game.ledger import game_points, score_sheet, sheet_after
+from models.game.match import Match
+from models.files.matchfile import export_document, load_match, match_document, match_from_document, replay
+from models.game.rules import Rules, rules_from
 from tests.generate import long_match
 
 MAX_HANDS = 60

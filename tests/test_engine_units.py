@@ -12,8 +12,8 @@ import re
 import pytest
 
 from models.errors import MatchError
-from models.matchfile import export_document, load_match, replay
-from models.rules import PRESETS, Rules, rules_from
+from models.files.matchfile import export_document, load_match, replay
+from models.game.rules import PRESETS, Rules, rules_from
 
 from casefiles import CASES, DOCS
 

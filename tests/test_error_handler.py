@@ -1,4 +1,4 @@
-"""One handler for every error (views/errors.py): each of ours reaches a page with words and its own status,
+"""One handler for every error (views/site/errors.py): each of ours reaches a page with words and its own status,
 never a 500 because a view forgot to catch it."""
 import re
 import sqlite3
@@ -8,10 +8,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from views import csrf
+from views.site import csrf
 from models.errors import (N_, DatabaseGone, HandAlreadySaved, LedgerError, MatchError, MatchNotOver,
-                           MigrationsBroken, NoSuchMatch, NoSuchTable, NotFound, PlayerProblem, Refusal,
-                           SchemaTooNew, StaleMatch)
+                           MigrationsBroken, NoSuchMatch, NoSuchTable, NotFound, PlayerProblem, Refusal, SchemaTooNew,
+                           StaleMatch)
 from webutil import case, hidden, import_match, new_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,13 +125,13 @@ def test_rematch_after_the_rematch_was_deleted_starts_a_new_one(app, client):
 
 
 def test_no_view_but_views_errors_registers_an_error_handler():
-    """Every error page is views/errors.py's: a view answers an error it expects, or lets it through."""
+    """Every error page is views/site/errors.py's: a view answers an error it expects, or lets it through."""
     registering = re.compile(r"errorhandler|register_error_handler")
     found = [str(path.relative_to(ROOT)) for path in [ROOT / "app.py", *sorted((ROOT / "views").rglob("*.py"))]
-             if path.name != "errors.py" or path.parent.name != "views"
+             if path != ROOT / "views" / "site" / "errors.py"
              if registering.search(path.read_text(encoding="utf-8"))]
     assert found == []
-    assert registering.search((ROOT / "views" / "errors.py").read_text(encoding="utf-8"))
+    assert registering.search((ROOT / "views" / "site" / "errors.py").read_text(encoding="utf-8"))
 
 
 # ---- a fault of the database: a 503 whose sentence is true of the request --------------------------------
@@ -196,7 +196,7 @@ def test_a_commit_cut_off_is_answered_from_its_one_time_key(app, client):
     """The session was cut while its COMMIT was on the way: the database, once back, says whether the
     write's key was kept; "kept" goes to the match as after any save, "not kept" says nothing was saved."""
     from models.errors import CommitUnknown
-    from views.db import get_db
+    from views.site.db import get_db
 
     cut = {}
 
@@ -224,8 +224,8 @@ def test_a_commit_cut_off_is_answered_from_its_one_time_key(app, client):
 
 
 def test_a_write_kept_before_a_fault_is_never_called_not_saved(app, client):
-    from models.work import unit_of_work
-    from views.db import get_db
+    from models.storage.work import unit_of_work
+    from views.site.db import get_db
 
     def renamed_then_cut(match_id):
         with unit_of_work(get_db()) as work:

@@ -5,12 +5,13 @@ import json
 import pytest
 
 import models
-from models import errors, storage
+from models import errors
 from models.errors import LedgerError, MatchError, MatchOver
-from models.matchfile import load_match, replay
-from models.ledger import score_sheet
+from models.files.matchfile import load_match, replay
+from models.game.ledger import score_sheet
 
 from casefiles import case
+from models.errors import NoSuchMatch, StaleMatch
 
 
 def every_exception_class():
@@ -18,8 +19,8 @@ def every_exception_class():
     import pkgutil
     import importlib
 
-    for info in pkgutil.iter_modules(models.__path__):
-        module = importlib.import_module(f"models.{info.name}")
+    for info in pkgutil.walk_packages(models.__path__, "models."):
+        module = importlib.import_module(info.name)
         for _, value in inspect.getmembers(module, inspect.isclass):
             if issubclass(value, BaseException) and value.__module__ == module.__name__:
                 yield value
@@ -47,5 +48,5 @@ def test_other_refusals_are_not_match_over():
 
 
 def test_storage_names_its_errors_by_type():
-    assert issubclass(storage.NoSuchMatch, errors.NotFound)
-    assert issubclass(storage.StaleMatch, LedgerError) and not issubclass(storage.StaleMatch, MatchError)
+    assert issubclass(NoSuchMatch, errors.NotFound)
+    assert issubclass(StaleMatch, LedgerError) and not issubclass(StaleMatch, MatchError)

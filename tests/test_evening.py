@@ -1,4 +1,4 @@
-"""The evening (models/evening.py) and what the pages make of it: tonight on the home page and the
+"""The evening (models/game/evening.py) and what the pages make of it: tonight on the home page and the
 head-to-head, the share texts, the final sheet as SVG."""
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
-from models.evening import Played, evening_of, evenings, standing, tonight
-from models.ledger import score_sheet
-from models.matchfile import load_match
-from models.stakes import Stake
+from models.game.evening import Played, evening_of, evenings, standing, tonight
+from models.game.ledger import score_sheet
+from models.files.matchfile import load_match
+from models.game.stakes import Stake
 from webutil import case, import_match
 
 T0 = datetime(2026, 11, 28, 19, 0, tzinfo=timezone.utc)

@@ -11,10 +11,10 @@ import json
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
-from models.evening import Played, evenings, standing
-from models.ledger import score_sheet
-from models.matchfile import load_match
-from models.stakes import Stake
+from models.game.evening import Played, evenings, standing
+from models.game.ledger import score_sheet
+from models.files.matchfile import load_match
+from models.game.stakes import Stake
 from webutil import case, import_match
 
 # Ben wins a single game by shutout: Ben +510 (see tests/test_players.py).

@@ -8,10 +8,11 @@ import time
 
 from webutil import new_match, post_hand
 
-from models import storage
-from models.flusher import Flusher
-from views.db import FLUSHER
+from models.storage.flusher import Flusher
+from views.site.db import FLUSHER
 import pytest
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
 
 pytestmark = pytest.mark.sqlite_only  # the SQLite write-ahead log put on the disk
 
@@ -27,7 +28,7 @@ def wait_for(predicate, seconds: float = 5.0) -> bool:
 
 def test_the_flusher_syncs_the_log_soon_after_it_is_asked(tmp_path, monkeypatch):
     database = tmp_path / "ledger.sqlite"
-    conn = storage.open_ledger(str(database))
+    conn = open_ledger(str(database))
     synced = []
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd)))
@@ -62,8 +63,8 @@ def test_a_saved_hand_is_flushed_and_a_page_view_is_not(app, client):
 def test_requests_commit_normal_and_the_command_line_full(app, client):
     """NORMAL only where the flusher follows; every other connection syncs each commit itself."""
     with app.test_request_context("/"):
-        from views.db import get_db
+        from views.site.db import get_db
         assert get_db().execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
-    keeper = storage.connect(app.config["DATABASE"])
+    keeper = connect(app.config["DATABASE"])
     assert keeper.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     keeper.close()

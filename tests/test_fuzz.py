@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from models.matchfile import replay
-from models.rules import DEALER_RULES, INT_RANGES, SETTING_NAMES
+from models.files.matchfile import replay
+from models.game.rules import DEALER_RULES, INT_RANGES, SETTING_NAMES
 from webutil import export, hidden, import_match
 
 pytestmark = pytest.mark.sqlite_only  # its checks read the SQLite file directly

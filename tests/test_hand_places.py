@@ -1,6 +1,6 @@
 """A deal comes back where it was played, and "before hand N" means the N the sheet shows.
 
-Every hand keeps its place among the deals around it (models/hand_rows.py): a delete only marks it,
+Every hand keeps its place among the deals around it (models/storage/hand_rows.py): a delete only marks it,
 an insert takes a free place, a restore takes the mark away. The findings these tests hold:
 - delete hand 5, insert a hand before hand 2, restore hand 5: it came back one place early;
 - undo, redo, undo: two "Restore hand N", and both stored the deal;
@@ -13,8 +13,12 @@ from html import unescape
 import pytest
 from test_hand_history import delete, form_with, insert, version_of
 from webutil import export, hidden, import_match
+from models.errors import MatchError
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
+from models.storage.hand_writes import delete_hand, insert_hand_before, restore_hand
+from models.storage.matches import create_match, get_match
 
-from models import storage
 
 HOME = 1
 
@@ -65,8 +69,8 @@ FINDING = [("Ben", 30), ("Ana", 40), ("Ben", 20), ("Ana", 60), ("Ana", 25), ("An
 @pytest.mark.parametrize("points", ["30", "70"])
 def test_an_insert_after_a_delete_is_stored_where_the_sheet_says_or_refused_and_every_page_answers(client, points):
     """Ana 30 before hand 4 fits; Ana 70 there would end the match before its last hand: refused."""
-    from models.ledger import score_sheet
-    from models.matchfile import match_from_document
+    from models.game.ledger import score_sheet
+    from models.files.matchfile import match_from_document
 
     match_id = import_match(client, typed(FINDING))
     delete(client, match_id, 3)
@@ -75,7 +79,7 @@ def test_an_insert_after_a_delete_is_stored_where_the_sheet_says_or_refused_and_
     try:
         score_sheet(match_from_document(typed(wanted)))
         fits = True
-    except storage.MatchError:
+    except MatchError:
         fits = False
     assert fits == (points == "30")
     answer = insert(client, match_id, 4, winner="Ana", points=points)
@@ -85,7 +89,7 @@ def test_an_insert_after_a_delete_is_stored_where_the_sheet_says_or_refused_and_
         text = unescape(answer.get_data(as_text=True))
         assert answer.status_code == 400 and "would be over after hand" in text
         assert hands_of(client, match_id) == kept
-    token = storage.get_match(storage.connect(client.application.config["DATABASE"]), match_id, table=HOME).view_token
+    token = get_match(connect(client.application.config["DATABASE"]), match_id, table=HOME).view_token
     for path in ("/", f"/matches/{match_id}", f"/matches/{match_id}.json", f"/matches/{match_id}.csv",
                  f"/matches/{match_id}/live", f"/matches/{match_id}/sheet", f"/view/{token}", "/export.zip"):
         assert client.get(path).status_code == 200, path
@@ -125,40 +129,40 @@ def test_a_restore_that_changes_a_closed_game_asks_first(client):
 
 def check_against_model(conn, match_id: int, model: list[list]) -> None:
     live = [deal for deal, gone in model if not gone]
-    stored = storage.get_match(conn, match_id, table=HOME).match.hands
+    stored = get_match(conn, match_id, table=HOME).match.hands
     assert [(h.winner, h.points) for h in stored] == live
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_deletes_inserts_and_restores_keep_every_deal_where_it_was_played(tmp_path, seed):
     """Random deletes, inserts and restores through storage, each checked against the played order."""
-    from models.matchfile import match_from_document
+    from models.files.matchfile import match_from_document
 
     rng = random.Random(seed)
-    conn = storage.open_ledger(str(tmp_path / "ledger.sqlite"))
+    conn = open_ledger(str(tmp_path / "ledger.sqlite"))
     points = [(rng.choice(("Ana", "Ben")), 10 + i) for i in range(8)]  # each deal told apart by its points
-    match_id = storage.create_match(conn, match_from_document(typed(points, ("Ana", "Ben")) | {
+    match_id = create_match(conn, match_from_document(typed(points, ("Ana", "Ben")) | {
         "rules": {"target": 10_000}}), table=HOME)
     model = [[deal, False] for deal in points]
     gone: dict[tuple, int] = {}  # a deleted deal -> its row
     for step in range(40):
-        version = storage.get_match(conn, match_id, table=HOME).version
+        version = get_match(conn, match_id, table=HOME).version
         live = [i for i, (_, dead) in enumerate(model) if not dead]
         action = rng.choice(("delete", "insert", "restore"))
         if action == "delete" and len(live) > 1:
             number = rng.randint(1, len(live))
-            saved = storage.delete_hand(conn, match_id, number, version, table=HOME)
+            saved = delete_hand(conn, match_id, number, version, table=HOME)
             model[live[number - 1]][1] = True
             gone[tuple(model[live[number - 1]][0])] = saved.hand_id
         elif action == "insert":
             number = rng.randint(1, len(live))
             deal = ("Ana" if step % 2 else "Ben", 100 + step)
-            storage.insert_hand_before(conn, match_id, number, hand_of(deal), None,
+            insert_hand_before(conn, match_id, number, hand_of(deal), None,
                                        version, table=HOME)
             model.insert(live[number - 1], [deal, False])
         elif action == "restore" and gone:
             deal = rng.choice(sorted(gone))
-            saved = storage.restore_hand(conn, match_id, gone.pop(deal), version, table=HOME, confirmed=True)
+            saved = restore_hand(conn, match_id, gone.pop(deal), version, table=HOME, confirmed=True)
             place = next(i for i, (d, dead) in enumerate(model) if tuple(d) == deal and dead)
             model[place][1] = False
             assert saved.number == sum(1 for d, dead in model[:place] if not dead) + 1
@@ -166,6 +170,6 @@ def test_deletes_inserts_and_restores_keep_every_deal_where_it_was_played(tmp_pa
 
 
 def hand_of(deal):
-    from models.hand import Hand
+    from models.game.hand import Hand
 
     return Hand(kind="points", winner=deal[0], points=deal[1])

@@ -4,7 +4,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.bench
 
 
 def test_host_costs_smoke_prints_each_cost_the_model_and_the_follow_latency():

@@ -7,7 +7,7 @@ import pytest
 
 from app import create_app
 from casefiles import case
-from views import db
+from views.site import db
 from webutil import hidden, import_match, start_table
 
 

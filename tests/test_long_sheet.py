@@ -1,6 +1,6 @@
 """A long match's pages draw only its last hands; the whole sheet, one tap away, draws every one.
 
-The rows come from the one fold (models/ledger.score_sheet via StoredMatch.sheet()); only which
+The rows come from the one fold (models/game/ledger.score_sheet via StoredMatch.sheet()); only which
 rows are drawn changes, so every number here is checked against score_sheet itself.
 """
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from models.ledger import score_sheet
-from models.matchfile import load_match
+from models.game.ledger import score_sheet
+from models.files.matchfile import load_match
 from tests.generate import long_match
-from views import sheet as common
-from views.sheet import SHOWN_HANDS
+from views.match import sheet as common
+from views.match.sheet import SHOWN_HANDS
 from webutil import hidden, import_match
 
 LONG = 1000
@@ -88,7 +88,7 @@ def test_a_long_match_page_draws_its_last_hands_and_links_the_whole_sheet(long_a
     body = page.split("<tbody>", 1)[1]
     assert body.index('class="folded') < body.index(f'id="hand-{LONG - SHOWN_HANDS + 1}"')
     # Printed, the page says what it shows and where every hand is: an address another phone can open
-    # (views/qr.table_url: this machine's network address rather than a loopback one, as the join page's).
+    # (views/tables/qr.table_url: this machine's network address rather than a loopback one, as the join page's).
     [note] = FOLD_NOTE.findall(page)
     assert re.fullmatch(rf"This printout shows the last {SHOWN_HANDS} hands; the whole sheet, every hand, "
                         rf"is at http://[\w.:-]+/matches/{match_id}/sheet", note), note

@@ -6,9 +6,12 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from models import schema, storage
-from views import i18n
+from models.storage import schema
+from views.site import i18n
 from webutil import case, hidden, import_match, new_match
+from models.errors import MatchNotOver, NoSuchMatch
+from models.storage.connection import connect
+from models.storage.matches import create_rematch, get_match
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
@@ -25,7 +28,7 @@ def rematch(client, match_id, token=None):
 
 
 def stored_ids(app) -> list[int]:
-    conn = storage.connect(app.config["DATABASE"])
+    conn = connect(app.config["DATABASE"])
     try:
         return [row[0] for row in conn.execute("SELECT id FROM match ORDER BY id")]
     finally:
@@ -63,7 +66,7 @@ def test_the_finished_match_and_its_rematch_link_to_each_other(client):
 def test_the_database_itself_refuses_a_second_rematch_of_one_match(app, client):
     finished = import_match(client, case("full-hollywood-match"))
     rematch(client, finished)
-    conn = storage.connect(app.config["DATABASE"])
+    conn = connect(app.config["DATABASE"])
     row = conn.execute("SELECT * FROM match WHERE rematch_of = ?", (finished,)).fetchone()
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("""INSERT INTO match (player1_id, player2_id, format, rules, first_dealer, created, view_token,
@@ -82,11 +85,11 @@ def test_a_match_being_played_has_no_rematch(app, client):
 
 def test_create_rematch_refuses_an_unfinished_match_by_type(app, client):
     playing = new_match(client)
-    conn = storage.connect(app.config["DATABASE"])
-    with pytest.raises(storage.MatchNotOver):
-        storage.create_rematch(conn, playing, table=HOME)
-    with pytest.raises(storage.NoSuchMatch):
-        storage.create_rematch(conn, 999, table=HOME)
+    conn = connect(app.config["DATABASE"])
+    with pytest.raises(MatchNotOver):
+        create_rematch(conn, playing, table=HOME)
+    with pytest.raises(NoSuchMatch):
+        create_rematch(conn, 999, table=HOME)
     conn.close()
 
 
@@ -258,8 +261,8 @@ def test_a_file_from_before_0006_upgrades_with_its_matches(tmp_path):
     conn.execute("COMMIT")
     conn.close()
     app = create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "t"})
-    conn = storage.connect(str(path))
-    stored = storage.get_match(conn, 1, table=HOME)
+    conn = connect(str(path))
+    stored = get_match(conn, 1, table=HOME)
     assert (stored.name, stored.abandoned, stored.rematch_of, stored.rematch) == (None, None, None, None)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version() >= 6
     conn.close()

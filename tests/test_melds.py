@@ -1,6 +1,6 @@
 """Meld solver: hand-worked answers, then hypothesis against a literal brute force.
 
-The brute force here shares no code with models/melds.py: it finds melds by
+The brute force here shares no code with models/game/melds.py: it finds melds by
 checking every subset of the hand, tries every collection of disjoint melds,
 and lays off by literally adding a card to a knocker meld and asking whether
 the result is still a meld, in every order.
@@ -14,19 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.cards import SUITS, Card, full_deck, parse_card
-from models.melds import (
-    Arrangement,
-    MeldError,
-    all_melds,
-    best_after_layoffs,
-    best_arrangement,
-    check_knocker_melds,
-    is_meld,
-    parse_hand,
-    parse_knocker_melds,
-    parse_meld,
-)
+from cardutil import all_melds, full_deck, is_meld
+from models.game.cards import SUITS, Card, parse_card
+from models.game.meld_codes import MeldError, check_knocker_melds, parse_hand, parse_knocker_melds, parse_meld
+from models.game.melds import Arrangement, best_after_layoffs, best_arrangement
 
 DECK = full_deck()
 

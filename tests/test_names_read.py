@@ -8,7 +8,9 @@ import pytest
 from webutil import hidden, new_match
 
 from app import create_app
-from models import names, storage
+from models.game import names
+from models.storage.connection import connect
+from models.storage.players import player_named, players_summary
 
 BAD = ["a\x00b", "a\u202eb", "a\u2066b", "a\x1fb", "a\u2028b"]
 
@@ -28,8 +30,8 @@ def test_every_name_field_refuses_control_and_format_characters(client, bad):
     match_id = new_match(client)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     client.post(f"/matches/{match_id}/name", data={"csrf_token": hidden(page, "csrf_token"), "name": bad})
-    conn = storage.connect(client.application.config["DATABASE"])
-    ana = storage.player_named(conn, "Ana", table=1)["id"]
+    conn = connect(client.application.config["DATABASE"])
+    ana = player_named(conn, "Ana", table=1)["id"]
     client.post(f"/players/{ana}/rename", data={"csrf_token": hidden(page, "csrf_token"), "new_name": bad})
     client.post("/device", data={"csrf_token": hidden(page, "csrf_token"), "device": bad, "match": str(match_id)})
     stored = [row[0] for table, column in (("match", "name"), ("player", "name"), ("preset", "name"))
@@ -65,7 +67,7 @@ def test_a_new_name_that_looks_like_a_kept_player_is_asked_about(client):
     assert asked.status_code == 400 and "looks like “Ana”" in text and 'name="new_players"' in text
     kept = client.post("/matches/new", data={**fields, "new_players": "y"})
     assert kept.status_code == 302
-    players = [row["name"] for row in storage.players_summary(storage.connect(client.application.config["DATABASE"]),
+    players = [row["name"] for row in players_summary(connect(client.application.config["DATABASE"]),
                                                               table=1)]
     assert "\u0410na" in players and "Ana" in players
 
@@ -86,7 +88,7 @@ SPELLINGS = [("ana", "ZOË"), ("ANA", "zoe\u0308"), ("Ana", "Zoe\u0308"), ("a\u2
 def test_a_match_file_names_a_player_in_any_spelling_of_that_person(ana, zoe):
     """MATCHFILE.md: two names are the same player when they match after NFC, case folding and collapsed
     white space. A hand's knocker or winner and the first dealer are read so, and scored as the match's own."""
-    from models.matchfile import replay
+    from models.files.matchfile import replay
 
     def match(one: str, two: str) -> dict:
         return {"players": ["Ana", "Zoë"], "first_dealer": two,
@@ -108,7 +110,7 @@ def test_an_import_stores_a_hand_under_the_match_s_own_spelling(client):
 @pytest.mark.parametrize("other", ["Anna", "An a", 5, None, ["Ana"]])
 def test_a_name_of_no_player_is_still_refused_naming_the_field(other):
     from models.errors import MatchError
-    from models.matchfile import replay
+    from models.files.matchfile import replay
     with pytest.raises(MatchError) as refused:
         replay(json.dumps({"players": ["Ana", "Ben"],
                            "hands": [{"knocker": other, "knocker_deadwood": 2, "opponent_deadwood": 30}]}))

@@ -11,10 +11,14 @@ import pytest
 from webutil import case, hidden, import_match
 
 from app import create_app
-from models import history, storage
-from models.hand import Hand
-from models.matchfile import match_from_document
-from views.pages import MARK
+from models.storage.hand_writes import insert_hand_before, restore_hand
+from models.game.hand import Hand
+from models.files.matchfile import match_from_document
+from views.site.blanks import MARK
+from models.storage.connection import connect
+from models.storage.hand_writes import add_hand, delete_hand, replace_hand
+from models.storage.matches import abandon_match, create_match, create_rematch, get_match, name_match
+from models.storage.players import merge_players, rename_player
 
 HOME = 1
 
@@ -46,7 +50,7 @@ def warm(tmp_path):
 
 
 def writer(tmp_path):
-    return storage.connect(str(tmp_path / "ledger.sqlite"))
+    return connect(str(tmp_path / "ledger.sqlite"))
 
 
 def knock(knocker: str, deadwood: int, defender: int) -> Hand:
@@ -54,46 +58,46 @@ def knock(knocker: str, deadwood: int, defender: int) -> Hand:
 
 
 def version(conn, match_id: int) -> int:
-    return storage.get_match(conn, match_id, table=HOME).version
+    return get_match(conn, match_id, table=HOME).version
 
 
 def hands(conn, match_id: int) -> int:
-    return len(storage.get_match(conn, match_id, table=HOME).match.hands)
+    return len(get_match(conn, match_id, table=HOME).match.hands)
 
 
 def finish(conn, match_id: int) -> None:
-    while not storage.get_match(conn, match_id, table=HOME).sheet().finished:
-        storage.add_hand(conn, match_id, knock("Ana", 0, 30), table=HOME)
+    while not get_match(conn, match_id, table=HOME).sheet().finished:
+        add_hand(conn, match_id, knock("Ana", 0, 30), table=HOME)
 
 
 def restore_after_delete(conn, match_id: int) -> None:
-    deleted = storage.delete_hand(conn, match_id, 4, version(conn, match_id), table=HOME)
-    history.restore_hand(conn, match_id, deleted.hand_id, deleted.version, table=HOME)
+    deleted = delete_hand(conn, match_id, 4, version(conn, match_id), table=HOME)
+    restore_hand(conn, match_id, deleted.hand_id, deleted.version, table=HOME)
 
 
 WRITES = {
-    "a hand saved": lambda conn, m: storage.add_hand(conn, m, knock("Ben", 2, 31), table=HOME),
-    "a hand edited": lambda conn, m: storage.replace_hand(conn, m, 2, knock("Ana", 1, 9), version(conn, m), table=HOME),
-    "a hand deleted": lambda conn, m: storage.delete_hand(conn, m, 3, version(conn, m), table=HOME),
-    "the last hand undone": lambda conn, m: storage.delete_hand(conn, m, hands(conn, m), version(conn, m), table=HOME,
+    "a hand saved": lambda conn, m: add_hand(conn, m, knock("Ben", 2, 31), table=HOME),
+    "a hand edited": lambda conn, m: replace_hand(conn, m, 2, knock("Ana", 1, 9), version(conn, m), table=HOME),
+    "a hand deleted": lambda conn, m: delete_hand(conn, m, 3, version(conn, m), table=HOME),
+    "the last hand undone": lambda conn, m: delete_hand(conn, m, hands(conn, m), version(conn, m), table=HOME,
                                                                 action="undone"),
-    "a hand inserted": lambda conn, m: history.insert_hand_before(conn, m, 2, knock("Ben", 4, 12), None,
+    "a hand inserted": lambda conn, m: insert_hand_before(conn, m, 2, knock("Ben", 4, 12), None,
                                                                   version(conn, m), table=HOME),
     "a deleted hand restored": lambda conn, m: restore_after_delete(conn, m),
-    "the match named": lambda conn, m: storage.name_match(conn, m, "Friday at Eva's", table=HOME),
-    "the match abandoned": lambda conn, m: storage.abandon_match(conn, m, table=HOME),
-    "a player renamed": lambda conn, m: storage.rename_player(conn, "Ben", "Benedikt", table=HOME),
+    "the match named": lambda conn, m: name_match(conn, m, "Friday at Eva's", table=HOME),
+    "the match abandoned": lambda conn, m: abandon_match(conn, m, table=HOME),
+    "a player renamed": lambda conn, m: rename_player(conn, "Ben", "Benedikt", table=HOME),
     "a player merged": lambda conn, m: merge_into(conn, "Ben", "Benedikt"),
-    "a rematch started": lambda conn, m: (finish(conn, m), storage.create_rematch(conn, m, table=HOME)),
+    "a rematch started": lambda conn, m: (finish(conn, m), create_rematch(conn, m, table=HOME)),
     "the match finished": finish,
 }
 
 
 def merge_into(conn, old: str, new: str) -> None:
     """Another spelling kept of the same person, then merged into it: the match now shows the other name."""
-    other = storage.create_match(conn, match_from_document({"players": [new, "Cleo"], "hands": []}), table=HOME)
+    other = create_match(conn, match_from_document({"players": [new, "Cleo"], "hands": []}), table=HOME)
     assert other
-    storage.merge_players(conn, new, old, table=HOME)
+    merge_players(conn, new, old, table=HOME)
 
 
 def long_open() -> dict:
@@ -188,10 +192,10 @@ def test_a_stored_match_folded_again_draws_the_same_page(warm, tmp_path):
     """Hands saved by another process while the page is kept: the page is the one drawn anew."""
     client, cold = warm
     conn = writer(tmp_path)
-    match_id = storage.create_match(conn, match_from_document(case("seed001-ana-ben")), table=HOME)
+    match_id = create_match(conn, match_from_document(case("seed001-ana-ben")), table=HOME)
     for points in (3, 5, 7):
         client.get(f"/matches/{match_id}")
-        storage.add_hand(conn, match_id, knock("Ana", points, 20), table=HOME)
+        add_hand(conn, match_id, knock("Ana", points, 20), table=HOME)
     conn.close()
     assert same_page(client.get(f"/matches/{match_id}").get_data(as_text=True)) == same_page(cold(f"/matches/{match_id}"))
 
@@ -203,11 +207,11 @@ DRAWN_CASES = ["seed001-ana-ben", "full-hollywood-match", "oklahoma-spades-doubl
 
 def drawn_whole(app, path: str, match_id: int) -> str:
     """The match page drawn by its templates alone, every region drawn in place and nothing kept."""
-    from views.match_page import draw_match, hand_form_for
+    from views.match.match_page import draw_match, hand_form_for
 
     with app.test_request_context(path):
         app.preprocess_request()
-        stored = storage.get_match(storage.connect(app.config["DATABASE"]), match_id, table=HOME)
+        stored = get_match(connect(app.config["DATABASE"]), match_id, table=HOME)
         return draw_match(stored, hand_form_for(stored))
 
 
@@ -256,8 +260,8 @@ def test_a_finished_match_edited_shows_its_new_result(warm, tmp_path):
     finish(conn, match_id)
     page = f"/matches/{match_id}"
     before = client.get(page).get_data(as_text=True)
-    last = len(storage.get_match(conn, match_id, table=HOME).match.hands)
-    storage.replace_hand(conn, match_id, last, knock("Ana", 0, 45), version(conn, match_id), table=HOME)
+    last = len(get_match(conn, match_id, table=HOME).match.hands)
+    replace_hand(conn, match_id, last, knock("Ana", 0, 45), version(conn, match_id), table=HOME)
     conn.close()
     after = client.get(page).get_data(as_text=True)
     result = re.compile(r'<section class="result".*?</section>', re.S)

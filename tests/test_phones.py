@@ -8,12 +8,13 @@ from html import unescape
 import pytest
 from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
 
-from models import storage
-from models.changes import deletion_changes, without_hand
+from models.game.changes import deletion_changes, without_hand
 from models.errors import HandAlreadySaved, LedgerError
-from models.hand import Hand, most_points
-from models.matchfile import load_match
-from models.rules import Rules
+from models.game.hand import Hand, most_points
+from models.files.matchfile import load_match
+from models.game.rules import Rules
+from models.storage.hand_writes import add_hand
+from models.storage.matches import create_match, get_match
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
@@ -103,16 +104,16 @@ def test_the_second_phones_hand_after_the_match_ended_is_not_offered(client):
 
 def test_storage_checks_the_hand_number_inside_its_transaction(app):
     with app.app_context():
-        from views.db import get_db
+        from views.site.db import get_db
         conn = get_db()
-        match_id = storage.create_match(conn, load_match('{"players": ["Ana", "Ben"], "hands": []}'), table=HOME)
+        match_id = create_match(conn, load_match('{"players": ["Ana", "Ben"], "hands": []}'), table=HOME)
         hand = Hand("points", winner="Ana", points=10)
-        storage.add_hand(conn, match_id, hand, "a", expected=1, table=HOME)
+        add_hand(conn, match_id, hand, "a", expected=1, table=HOME)
         with pytest.raises(HandAlreadySaved) as raised:
-            storage.add_hand(conn, match_id, Hand("points", winner="Ben", points=5), "b", expected=1, table=HOME)
+            add_hand(conn, match_id, Hand("points", winner="Ben", points=5), "b", expected=1, table=HOME)
         assert isinstance(raised.value, LedgerError) and raised.value.line.outcome.winner == "Ana"
-        assert len(storage.get_match(conn, match_id, table=HOME).match.hands) == 1
-        assert storage.add_hand(conn, match_id, hand, "a", expected=1, table=HOME).duplicate
+        assert len(get_match(conn, match_id, table=HOME).match.hands) == 1
+        assert add_hand(conn, match_id, hand, "a", expected=1, table=HOME).duplicate
 
 
 # ---- points above what one hand can score ----
@@ -270,7 +271,7 @@ def test_a_stale_delete_changes_nothing(client):
 
 
 def test_the_engine_compares_the_sheets_with_and_without_a_hand():
-    from models.ledger import score_sheet
+    from models.game.ledger import score_sheet
     match = load_match('{"players": ["Ana", "Ben"], "first_dealer": "Ana", "hands": ['
                         '{"winner": "Ben", "points": 10}, {"winner": "Ana", "points": 10}, {"draw": true}]}')
     words = [str(m) for m in deletion_changes(score_sheet(match), without_hand(match, 1), 1)]

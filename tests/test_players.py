@@ -8,11 +8,11 @@ from decimal import Decimal
 
 import pytest
 
-from models.ledger import score_sheet
-from models.matchfile import load_match
-from models.race import races
-from models.stakes import payments, read_stake
-from models.stats import player_record, running_net
+from models.game.ledger import score_sheet
+from models.files.matchfile import load_match
+from models.game.race import races
+from models.game.stakes import payments, read_stake
+from models.game.stats import player_record, running_net
 from webutil import case, export, hidden, import_match, new_match, post_hand
 
 

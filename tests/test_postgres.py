@@ -4,17 +4,19 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 
 import pytest
 
 from app import StartRefused, create_app
-from models import postgres as postgres_engine, schema, storage
-from models.connection import begin_write
-from models.work import unit_of_work
+from models.storage import postgres as postgres_engine, schema
+from models.storage.connection import begin_write, connect
+from models.storage.ledger_file import open_ledger
+from models.storage.work import unit_of_work
 from models.errors import DatabaseRefused
 from postgres import Schema, server_url
-from views import db
-from webutil import case, export, import_match, post_hand
+from views.site import db
+from webutil import case, epoch_of, export, import_match, post_hand, version_now
 
 KNOCK_ANA = {"knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"}  # Ana scores 18
 KNOCK_BEN = {"knocker": "Ben", "knocker_deadwood": "1", "opponent_deadwood": "40"}  # Ben scores 39
@@ -44,7 +46,7 @@ def test_an_address_it_cannot_use_is_refused_at_start_and_nothing_is_created(add
 def test_flask_run_says_why_an_address_is_refused_in_one_sentence(tmp_path):
     env = {**os.environ, "FLASK_DATABASE": "postgres://gin@127.0.0.1:1/gin", "FLASK_SECRET_KEY": "k"}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ran = subprocess.run(["python", "-m", "flask", "--app", "app", "routes"], cwd=root, env=env,
+    ran = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "routes"], cwd=root, env=env,
                          capture_output=True, text=True, timeout=60)
     assert ran.returncode != 0
     assert "FLASK_DATABASE=postgres://gin@127.0.0.1:1/gin cannot be used: the PostgreSQL server does not answer" in ran.stderr
@@ -67,7 +69,7 @@ def sqlite_columns(path: str) -> dict[str, set[str]]:
 
 
 def postgres_columns(url: str, name: str) -> dict[str, set[str]]:
-    conn = storage.connect(url)
+    conn = connect(url)
     found: dict[str, set[str]] = {}
     for table, column in conn.execute("SELECT table_name, column_name FROM information_schema.columns"
                                       " WHERE table_schema = ?", (name,)):
@@ -80,10 +82,10 @@ def postgres_columns(url: str, name: str) -> dict[str, set[str]]:
 def test_both_engines_migrate_an_empty_database_to_the_same_tables_and_columns(tmp_path):
     server_url()
     path = str(tmp_path / "gin.sqlite")
-    storage.open_ledger(path).close()
+    open_ledger(path).close()
     made = Schema()
     try:
-        conn = storage.open_ledger(made.url)
+        conn = open_ledger(made.url)
         assert schema.version_of(conn) == schema.known_version() == len(schema.migrations("postgresql"))
         conn.close()
         assert postgres_columns(made.url, made.name) == sqlite_columns(path)
@@ -95,12 +97,12 @@ def test_a_newer_postgresql_database_is_refused_untouched():
     server_url()
     made = Schema()
     try:
-        conn = storage.open_ledger(made.url)
+        conn = open_ledger(made.url)
         conn.execute("UPDATE schema_version SET version = ?", (schema.known_version() + 1,))
-        epoch = storage.epoch_of(conn)
+        epoch = epoch_of(conn)
         with pytest.raises(schema.SchemaTooNew):
-            storage.open_ledger(made.url)
-        assert storage.epoch_of(conn) == epoch
+            open_ledger(made.url)
+        assert epoch_of(conn) == epoch
         conn.close()
     finally:
         made.drop()
@@ -119,7 +121,7 @@ def dump(url: str, name: str, target) -> None:
 def restore(url: str, name: str, backup) -> None:
     """As an operator restores a dump: the schema dropped, and made again from the dump."""
     server = url.split("?", 1)[0]
-    conn = storage.connect(server)
+    conn = connect(server)
     conn.execute(f'DROP SCHEMA "{name}" CASCADE')
     conn.close()
     subprocess.run([shutil.which("psql"), "-q", "-v", "ON_ERROR_STOP=1", "-f", str(backup), server],
@@ -162,12 +164,12 @@ def test_a_follower_is_told_of_a_restore_even_at_the_version_it_had(on_postgresq
     dump(made.url, made.name, tmp_path / "gin.sql")
     post_hand(client, match_id, **KNOCK_ANA)
     followed = client.get(f"/matches/{match_id}/live")
-    before = storage.epoch_of(storage.connect(made.url))
+    before = epoch_of(connect(made.url))
     restore(made.url, made.name, tmp_path / "gin.sql")
     post_hand(client, match_id, **KNOCK_BEN)  # the version number the follower has, other contents
     polled = client.get(f"/matches/{match_id}/live", headers={"If-None-Match": followed.headers["ETag"]})
     assert polled.status_code == 200 and BEN_ROW in polled.get_data(as_text=True)
-    assert storage.epoch_of(storage.connect(made.url)) != before
+    assert epoch_of(connect(made.url)) != before
 
 
 def test_a_quiet_poll_after_a_restore_goes_on_to_flask_and_gets_the_new_epoch(on_postgresql, tmp_path):
@@ -190,7 +192,7 @@ def test_sessions_the_server_dropped_are_replaced_and_the_page_answers(on_postgr
     app, made = on_postgresql
     client = app.test_client()
     match_id = import_match(client, case("seed001-ana-ben"))
-    conn = storage.connect(made.url)
+    conn = connect(made.url)
     ended = conn.execute("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
                          " WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
     conn.close()
@@ -223,7 +225,7 @@ def test_no_free_session_is_a_503_with_words_and_nothing_written(tmp_path, monke
 # ---- the write lock: one match's hands, or everything ---------------------------------------------
 
 def waiting_connection(url: str):
-    conn = storage.connect(url)
+    conn = connect(url)
     conn.execute("SET lock_timeout = '1s'")  # a lock not had within a second is a LockNotAvailable
     return conn
 
@@ -234,7 +236,7 @@ def test_writes_of_two_matches_go_on_side_by_side_and_of_one_match_wait(on_postg
     app, made = on_postgresql
     client = app.test_client()
     first, second = (import_match(client, case("seed001-ana-ben")) for _ in range(2))
-    holder = storage.connect(made.url)
+    holder = connect(made.url)
     begin_write(holder, first)  # a write of the first match's hands, not yet committed
     try:
         other = waiting_connection(made.url)
@@ -254,8 +256,8 @@ def test_a_write_opened_for_one_match_may_touch_no_other(on_postgresql):
     app, made = on_postgresql
     client = app.test_client()
     first, second = (import_match(client, case("seed001-ana-ben")) for _ in range(2))
-    versions = [storage.version_now(storage.connect(made.url), match_id) for match_id in (first, second)]
+    versions = [version_now(connect(made.url), match_id) for match_id in (first, second)]
     with pytest.raises(RuntimeError, match="does not hold"):
-        with unit_of_work(storage.connect(made.url), first) as work:
+        with unit_of_work(connect(made.url), first) as work:
             work.touched(second)
-    assert [storage.version_now(storage.connect(made.url), match_id) for match_id in (first, second)] == versions
+    assert [version_now(connect(made.url), match_id) for match_id in (first, second)] == versions

@@ -14,15 +14,15 @@ import secrets
 
 import pytest
 
-import models.preview
+import models.game.preview
 from casefiles import ROOT, playable_cases
-from models.entry import read_entry
+from models.game.entry import read_entry
 from models.errors import MatchError, MatchOver
-from models.ledger import Sheet, score_sheet, sheet_after
-from models.matchfile import load_match, read_document
-from models.preview import INCOMPLETE, REFUSED, SCORED, Preview, deal_limit, defender_lays_off, preview_hand
-from models.match import Match
-from models.rules import Rules
+from models.game.ledger import Sheet, score_sheet, sheet_after
+from models.files.matchfile import load_match, read_document
+from models.game.preview import INCOMPLETE, REFUSED, SCORED, Preview, deal_limit, defender_lays_off, preview_hand
+from models.game.match import Match
+from models.game.rules import Rules
 from webutil import export, hidden, import_match
 
 CASES = {path.stem: path for path in playable_cases()}
@@ -222,7 +222,7 @@ def test_the_next_hands_preview_folds_nothing(client, monkeypatch):
     def no_fold(match):
         raise AssertionError("the next hand's preview folded the match")
 
-    monkeypatch.setattr(models.preview, "score_sheet", no_fold)
+    monkeypatch.setattr(models.game.preview, "score_sheet", no_fold)
     assert preview_hand(sheet, doc["hands"][-1]).line.to_dict() == expected["hands"][-1]
     said_by_page = ask(client, match_id, form_fields(doc["hands"][-1]))
     assert said_by_page["status"] == SCORED and said_by_page["points"] == expected["hands"][-1]["points"]

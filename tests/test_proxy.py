@@ -85,7 +85,7 @@ def test_the_join_page_links_only_to_the_trusted_host(named):
 
 def test_the_proxy_settings_are_read_or_refused_by_name(tmp_path):
     from app import create_app
-    from views.serving import ConfigurationError
+    from views.site.serving import ConfigurationError
 
     config = {"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "k"}
     app = create_app({**config, "TRUSTED_HOSTS": " gin.example , .club.example,, "})

@@ -1,8 +1,8 @@
-"""A quiet poll is answered before Flask (views/quiet_polls.py): the exact current ETag gets a 304 with
+"""A quiet poll is answered before Flask (views/live/quiet_polls.py): the exact current ETag gets a 304 with
 no session read and no page drawn; anything else goes on to the full view, which checks access."""
 from webutil import case, import_match, post_hand
 
-from views import quiet_polls
+from views.live import quiet_polls
 
 
 def test_a_quiet_poll_is_a_304_before_flask_and_a_change_is_a_200(client, monkeypatch):
@@ -12,7 +12,7 @@ def test_a_quiet_poll_is_a_304_before_flask_and_a_change_is_a_200(client, monkey
     client.get(live, headers={"If-None-Match": tag})  # this thread meets the file
     drawn = []
     monkeypatch.setattr(client.application, "wsgi_app", client.application.wsgi_app)
-    import views.following as following
+    import views.live.following as following
     real = following.fragment
     monkeypatch.setattr(following, "fragment", lambda *a, **k: drawn.append(a) or real(*a, **k))
     quiet = client.get(live, headers={"If-None-Match": tag})
@@ -41,7 +41,7 @@ def test_the_page_scripts_poll_gets_an_empty_200_with_its_length_before_flask(cl
     first = client.get(live, headers={"X-Sheet": tag})  # this thread meets the file: Flask answers it
     assert (first.status_code, first.data, first.headers["ETag"]) == (200, b"", tag)
     assert first.headers["Content-Length"] == "0" and first.headers["Cache-Control"] == "no-store"
-    import views.following as following
+    import views.live.following as following
     drawn = []
     real = following.live_fragment
     monkeypatch.setattr(following, "live_fragment", lambda *a, **k: drawn.append(a) or real(*a, **k))

@@ -2,7 +2,7 @@
 for it (the finding: versions go back, so a page kept by version showed the old row under the
 message of the new hand, and a second server stepped its kept sheet into hands not in the file).
 
-The file's epoch changes whenever a server meets another file under its path (models/connection.py),
+The file's epoch changes whenever a server meets another file under its path (models/storage/connection.py),
 and every kept thing is keyed by it beside the match's version."""
 import os
 import shutil
@@ -106,7 +106,7 @@ def test_two_servers_on_one_file_serve_only_what_is_in_the_file_after_a_restore(
 
 def test_flask_restore_puts_the_backup_back_under_the_running_app_and_no_kept_page_outlives_it(app, client, runner,
                                                                                                tmp_path):
-    """In place (SQLite's online backup API the other way), so views/db.py sees the same file: the new epoch
+    """In place (SQLite's online backup API the other way), so views/site/db.py sees the same file: the new epoch
     comes with the restored contents, and the hand saved after it is the one shown, on the page and the live
     fragment, to a follower at the version it had too."""
     path = app.config["DATABASE"]

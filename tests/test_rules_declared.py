@@ -1,4 +1,4 @@
-"""Every rule setting is declared once, as its field of `Rules` (models/rules.py): its default, bounds
+"""Every rule setting is declared once, as its field of `Rules` (models/game/rules.py): its default, bounds
 or choices, label and doc come from that one declaration, and what the engine checks, the form
 offers and the catalogues translate are read off it. The closed choices are StrEnums that stay
 their plain words in the match file, the database and JSON."""
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from models.entry import read_entry
+from models.game.entry import read_entry
 from models.errors import MatchError
-from models.hand import DRAW, KNOCK, POINTS, Hand, HandKind
-from models.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
-                          SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Rules, Setting, rules_from, setting)
+from models.game.hand import DRAW, KNOCK, POINTS, Hand, HandKind
+from models.game.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
+                               SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Rules, Setting, rules_from, setting)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Ana", "Ben")
@@ -47,7 +47,7 @@ def test_the_tables_of_settings_are_read_off_the_declarations():
 
 
 def rules_source() -> ast.Module:
-    return ast.parse((ROOT / "models" / "rules.py").read_text(encoding="utf-8"))
+    return ast.parse((ROOT / "models" / "game" / "rules.py").read_text(encoding="utf-8"))
 
 
 def test_each_setting_name_is_written_once_in_models_rules():
@@ -62,7 +62,7 @@ def test_each_setting_name_is_written_once_in_models_rules():
 
 
 def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
-    """Each label is an N_ literal of models/rules.py, so `pybabel extract` finds it, and it is the
+    """Each label is an N_ literal of models/game/rules.py, so `pybabel extract` finds it, and it is the
     label of the new-match form's field of that name."""
     marked = {node.args[0].value for node in ast.walk(rules_source())
               if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_"
@@ -72,7 +72,7 @@ def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
         for word in (declared.choices if name in CHOICE_SETTINGS else ()):
             assert word.label in marked, (name, word)
 
-    from views.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
+    from views.match.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
 
     with app.test_request_context("/matches/new"):
         form = NewMatchForm(meta={"csrf": False})

@@ -1,4 +1,4 @@
-"""The session cookie read back from what this process signed (views/session_cookie.py) is the
+"""The session cookie read back from what this process signed (views/site/session_cookie.py) is the
 session Flask's own check would give, and nothing it would refuse is let through."""
 import time
 

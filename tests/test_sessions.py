@@ -3,7 +3,7 @@ import pytest
 from flask import Flask
 
 from server import Server, hidden
-from views import access
+from views.tables import access
 
 PASSPHRASE = "open sesame"
 

@@ -7,11 +7,17 @@ import time
 import pytest
 
 from app import StartRefused, create_app
-from models import schema, storage
+from models.storage import schema
+from models.errors import MatchOver, SchemaTooNew
+from models.storage.connection import connect, immediate, migrate
+from models.storage.ledger_file import open_ledger
+from models.storage.finished import ENGINE_FILES, ENGINE_MODULES, engine_fingerprint, refresh_finished
+from models.storage.hand_writes import add_hand, delete_hand, replace_hand
+from models.storage.matches import EVERY_TABLE, create_match, get_match, list_matches, matches_where
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
-# The schema exactly as the Python strings of models/schema.py had it before the
+# The schema exactly as the Python strings of models/storage/schema.py had it before the
 # migrations became .sql files: what every existing database file was made from.
 OLD_MIGRATIONS = (
     # 1: players, matches and hands exactly as entered; no totals anywhere.
@@ -119,8 +125,8 @@ def new_app(path):
 def test_the_sql_files_make_the_schema_the_old_strings_made(tmp_path):
     old, new = tmp_path / "old.sqlite", tmp_path / "new.sqlite"
     old_file(old, len(OLD_MIGRATIONS))
-    conn = storage.connect(str(new))
-    with storage.immediate(conn):
+    conn = connect(str(new))
+    with immediate(conn):
         for script in schema.migrations()[:len(OLD_MIGRATIONS)]:
             for statement in schema.split_statements(script):
                 conn.execute(statement)
@@ -204,7 +210,7 @@ def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     broken = schema.migrations()[:3] + ("ALTER TABLE match ADD COLUMN stake TEXT; SELECT no_such_function();",)
     monkeypatch.setattr(schema, "migrations", lambda: broken)
     with pytest.raises(sqlite3.OperationalError):
-        storage.open_ledger(str(path))
+        open_ledger(str(path))
     assert tables(path) == before
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
@@ -246,7 +252,7 @@ def test_a_file_from_a_newer_gin_ledger_is_refused_untouched(tmp_path):
     with pytest.raises(StartRefused) as stopped:
         new_app(path)
     refused = stopped.value.reason
-    assert isinstance(refused, storage.SchemaTooNew)
+    assert isinstance(refused, SchemaTooNew)
     message = str(refused)
     assert str(stopped.value) == f"Gin Ledger cannot start: {message}"
     assert "newer Gin Ledger" in message
@@ -262,14 +268,14 @@ def test_the_transaction_checks_the_version_again(tmp_path):
     path = tmp_path / "raced.sqlite"
     newer_file(path, schema.known_version() + 1)
     with pytest.raises(schema.SchemaTooNew):
-        storage.migrate(storage.connect(str(path)), str(path))
+        migrate(connect(str(path)), str(path))
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == schema.known_version() + 1
 
 
 # ---- the `finished` index -------------------------------------------------------------
 
 def stored_matches(conn):
-    return storage.matches_where(conn, "1", (), "m.id", -1, table=storage.EVERY_TABLE)
+    return matches_where(conn, "1", (), "m.id", -1, table=EVERY_TABLE)
 
 
 def assert_index_is_the_fold(conn):
@@ -279,7 +285,7 @@ def assert_index_is_the_fold(conn):
 
 @pytest.fixture
 def ledger(tmp_path):
-    conn = storage.open_ledger(str(tmp_path / "ledger.sqlite"))
+    conn = open_ledger(str(tmp_path / "ledger.sqlite"))
     yield conn
     conn.close()
 
@@ -287,78 +293,78 @@ def ledger(tmp_path):
 def full_match():
     from casefiles import case
 
-    from models.matchfile import match_from_document
+    from models.files.matchfile import match_from_document
     return match_from_document(case("full-hollywood-match"))
 
 
 def test_every_write_path_keeps_the_index_equal_to_the_fold(ledger):
     full = full_match()
-    played = storage.create_match(ledger, full.with_hands(full.hands[:-1]), table=HOME)
-    imported = storage.create_match(ledger, full, table=HOME)  # an import arrives finished
+    played = create_match(ledger, full.with_hands(full.hands[:-1]), table=HOME)
+    imported = create_match(ledger, full, table=HOME)  # an import arrives finished
     assert_index_is_the_fold(ledger)
-    storage.add_hand(ledger, played, full.hands[-1], table=HOME)  # the closing hand
-    assert storage.get_match(ledger, played, table=HOME).finished is not None
+    add_hand(ledger, played, full.hands[-1], table=HOME)  # the closing hand
+    assert get_match(ledger, played, table=HOME).finished is not None
     assert_index_is_the_fold(ledger)
-    storage.delete_hand(ledger, played, len(full.hands), storage.get_match(ledger, played, table=HOME).version,
+    delete_hand(ledger, played, len(full.hands), get_match(ledger, played, table=HOME).version,
                         table=HOME)  # undo the closing hand
-    assert storage.get_match(ledger, played, table=HOME).finished is None
+    assert get_match(ledger, played, table=HOME).finished is None
     assert_index_is_the_fold(ledger)
-    storage.replace_hand(ledger, imported, 1, full.hands[0], storage.get_match(ledger, imported, table=HOME).version,
+    replace_hand(ledger, imported, 1, full.hands[0], get_match(ledger, imported, table=HOME).version,
                          table=HOME)
     assert_index_is_the_fold(ledger)
-    with pytest.raises(storage.MatchOver):
-        storage.add_hand(ledger, imported, full.hands[0], table=HOME)
+    with pytest.raises(MatchOver):
+        add_hand(ledger, imported, full.hands[0], table=HOME)
     assert_index_is_the_fold(ledger)
-    finished = [m.id for m in storage.list_matches(ledger, finished=True, table=HOME)]
-    playing = [m.id for m in storage.list_matches(ledger, finished=False, table=HOME)]
+    finished = [m.id for m in list_matches(ledger, finished=True, table=HOME)]
+    playing = [m.id for m in list_matches(ledger, finished=False, table=HOME)]
     assert (finished, playing) == ([imported], [played])
 
 
 def test_an_index_made_wrong_is_corrected_when_the_engine_changes(tmp_path):
     path = tmp_path / "ledger.sqlite"
-    conn = storage.open_ledger(str(path))
+    conn = open_ledger(str(path))
     full = full_match()
-    over = storage.create_match(conn, full, table=HOME)
-    playing = storage.create_match(conn, full.with_hands(full.hands[:4]), table=HOME)
+    over = create_match(conn, full, table=HOME)
+    playing = create_match(conn, full.with_hands(full.hands[:4]), table=HOME)
     conn.execute("UPDATE match SET finished = CASE id WHEN ? THEN NULL ELSE '2020-01-01T00:00:00+00:00' END",
                  (over,))
     versions = {m.id: m.version for m in stored_matches(conn)}
-    assert storage.refresh_finished(conn) is None  # the same engine: the index is trusted, nothing read
-    assert storage.get_match(conn, over, table=HOME).finished is None
+    assert refresh_finished(conn) is None  # the same engine: the index is trusted, nothing read
+    assert get_match(conn, over, table=HOME).finished is None
     conn.execute("UPDATE engine SET fingerprint = 'an older engine'")
     conn.close()
     app = new_app(path)  # the start notices the other engine and rebuilds
-    conn = storage.connect(str(path))
+    conn = connect(str(path))
     assert_index_is_the_fold(conn)
     last_hand = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ?", (over,)).fetchone()[0]
-    assert storage.get_match(conn, over, table=HOME).finished == last_hand
+    assert get_match(conn, over, table=HOME).finished == last_hand
     assert {m.id: m.version for m in stored_matches(conn)} == {over: versions[over] + 1,
                                                               playing: versions[playing] + 1}
-    assert conn.execute("SELECT fingerprint FROM engine").fetchone()[0] == storage.engine_fingerprint()
+    assert conn.execute("SELECT fingerprint FROM engine").fetchone()[0] == engine_fingerprint()
     assert app.test_client().get("/").status_code == 200
 
 
 def test_the_fingerprint_follows_the_engine_source(tmp_path):
     files = []
-    for name in storage.ENGINE_MODULES:
+    for name in ENGINE_MODULES:
         copy = tmp_path / f"{name}.py"
-        copy.write_bytes((storage.ENGINE_FILES[0].parent / f"{name}.py").read_bytes())
+        copy.write_bytes((ENGINE_FILES[0].parent / f"{name}.py").read_bytes())
         files.append(copy)
-    assert storage.engine_fingerprint(files) == storage.engine_fingerprint()
+    assert engine_fingerprint(files) == engine_fingerprint()
     files[2].write_text(files[2].read_text() + "\n# a changed rule\n")
-    assert storage.engine_fingerprint(files) != storage.engine_fingerprint()
-    assert {path.name for path in storage.ENGINE_FILES} >= {"ledger.py", "rules.py"}
+    assert engine_fingerprint(files) != engine_fingerprint()
+    assert {path.name for path in ENGINE_FILES} >= {"ledger.py", "rules.py"}
 
 
 def test_what_the_rebuild_costs_for_a_thousand_matches(ledger, record_property):
     full = full_match()
     ledger.execute("PRAGMA synchronous = OFF")  # only to make the thousand quickly
     for number in range(1000):
-        storage.create_match(ledger, full if number % 2 else full.with_hands(full.hands[:number % 12]), table=HOME)
+        create_match(ledger, full if number % 2 else full.with_hands(full.hands[:number % 12]), table=HOME)
     ledger.execute("UPDATE match SET finished = NULL")
     ledger.execute("UPDATE engine SET fingerprint = 'an older engine'")
     started = time.perf_counter()
-    corrected = storage.refresh_finished(ledger)
+    corrected = refresh_finished(ledger)
     took = time.perf_counter() - started
     print(f"\nrebuilding `finished` for 1,000 matches ({len(full.hands)} hands or fewer) took {took:.3f} s")
     record_property("rebuild_finished_seconds", took)

@@ -22,8 +22,9 @@ import pytest
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from app import create_app
-from models import schema, storage
+from models.storage import schema
 from server import Client, Server, hidden
+from models.storage.connection import connect, immediate
 
 HOSTED = {"FLASK_HOSTED": "1", "FLASK_TABLE_STARTS_PER_MINUTE": "100"}  # these tests start many tables
 ARGUMENT = re.compile(r"<(?:\w+:)?(\w+)>")
@@ -322,8 +323,8 @@ def before_tables() -> tuple[str, ...]:
 
 def old_home_file(path) -> None:
     """A home file as the code before tables left it, with a played match and a preset."""
-    conn = storage.connect(str(path))
-    with storage.immediate(conn):
+    conn = connect(str(path))
+    with immediate(conn):
         for number, script in enumerate(before_tables(), start=1):
             for statement in schema.split_statements(script):
                 conn.execute(statement)

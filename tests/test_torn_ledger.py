@@ -20,10 +20,10 @@ import pytest
 from app import StartRefused, create_app
 from casefiles import case
 from models.errors import LedgerDamaged
-from models.matchfile import replay
+from models.files.matchfile import replay
 from server import ROOT, Server, server_env
 from test_crash import BIG_TARGET, Poster, exported_hands, input_part
-from views import db
+from views.site import db
 from webutil import export, import_match, post_hand
 
 pytestmark = pytest.mark.sqlite_only

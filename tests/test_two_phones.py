@@ -4,7 +4,7 @@ import re
 
 import segno
 
-from views import netinfo
+from views.site import netinfo
 from webutil import case, import_match, post_hand
 
 FIB = """Main:
@@ -121,7 +121,7 @@ def test_static_files_are_versioned_and_kept_for_a_year(client):
 
 
 def test_service_worker_cache_follows_the_static_files(client, app, tmp_path):
-    from views import pwa
+    from views.site import pwa
 
     name = client.get("/sw.js").get_data(as_text=True).split('var CACHE = "')[1].split('"')[0]
     assert name == "gin-ledger-" + pwa.static_fingerprint(app.static_folder)

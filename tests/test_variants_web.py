@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from casefiles import CASES
-from models.rules import PRESETS, SETTING_NAMES
+from models.game.rules import PRESETS, SETTING_NAMES
 from webutil import export, hidden, new_match, post_hand
 
 VARIANTS = sorted((CASES / "variants").glob("variants-*.json"))
@@ -93,6 +93,6 @@ def test_settlements_with_immediate_boxes_add_no_box_bonus_and_show_the_shutout_
 
 
 def test_the_forms_ace_choices_are_the_engines():
-    from models.rules import OKLAHOMA_ACES
-    from views.forms import OKLAHOMA_ACE_LABELS
+    from models.game.rules import OKLAHOMA_ACES
+    from views.match.forms import OKLAHOMA_ACE_LABELS
     assert tuple(OKLAHOMA_ACE_LABELS) == OKLAHOMA_ACES

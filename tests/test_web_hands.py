@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from models.matchfile import replay
+from models.files.matchfile import replay
 from webutil import case, export, hidden, import_match, new_match, post_hand, hand_count
 
 

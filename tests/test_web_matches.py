@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from models.matchfile import replay
+from models.files.matchfile import replay
 from casefiles import case_params
 from webutil import case, export, hidden, import_match, new_match
 
@@ -169,11 +169,23 @@ def test_a_game_won_with_fewer_boxes_can_settle_against_its_winner(client):
     assert "Ana wins · −90" in page  # a true minus sign, not a hyphen
 
 
-def test_new_match_form_has_a_field_for_every_setting():
-    """The form names its fields as the settings: one missing would silently keep the preset's value."""
-    from views.forms import NewMatchForm
-    from models.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTING_NAMES
+def test_new_match_form_takes_every_setting(client):
+    """The form names its fields as the settings: one missing from the form, or from the page, would
+    silently keep the preset's value. Each setting is sent away from the preset's, and the match keeps it."""
+    from models.game.rules import SETTINGS, Rules
 
-    assert set(INT_RANGES) | set(BOOL_SETTINGS) | set(CHOICE_SETTINGS) == set(SETTING_NAMES)
-    for name in SETTING_NAMES:
-        assert hasattr(NewMatchForm, name), name
+    page = client.get("/matches/new").get_data(as_text=True)
+    classic, sent, expected = Rules().to_dict(), {}, {}
+    for name, declared in SETTINGS.items():
+        assert re.search(rf'name="{name}"', page), f"no field for {name} on the page"
+        if declared.kind is int:
+            expected[name] = declared.low if classic[name] != declared.low else declared.low + 1
+            sent[name] = str(expected[name])
+        elif declared.kind is bool:
+            expected[name] = not classic[name]
+            sent[name] = "y" if name == "oklahoma" else ("on" if expected[name] else "off")
+        else:
+            expected[name] = next(word.value for word in declared.choices if word.value != classic[name])
+            sent[name] = expected[name]
+    match_id = new_match(client, **sent)
+    assert export(client, match_id)["rules"] == {**classic, **expected}

@@ -12,11 +12,11 @@ from html import unescape
 
 import pytest
 
-from models.ledger import score_sheet
-from models.matchfile import read_document
+from models.game.ledger import score_sheet
+from models.files.matchfile import read_document
 from tests.generate import long_match
-from views import i18n
-from views.sheet import SHOWN_HANDS
+from views.site import i18n
+from views.match.sheet import SHOWN_HANDS
 from webutil import case, hidden, import_match, new_match, post_hand
 
 pytestmark = pytest.mark.sqlite_only  # the words of pages: the database is incidental
@@ -84,7 +84,7 @@ OKLAHOMA_HANDS = [
 ]
 VARIANTS = {"oklahoma": True, "oklahoma_ace": "one", "spade_double_boxes": True, "shutout_bonus": 50,
             "immediate_boxes": True, "undercut_on_tie": False, "dealer_rule": "loser", "target": 150}
-# How each of them is printed (views/matches.rules_summary's words)
+# How each of them is printed (views/match/matches.rules_summary's words)
 VARIANT_WORDS = ["to 150", "shutout bonus 50", "the loser deals", "Oklahoma, spade doubles",
                  "a tie goes to the knocker", "boxes count at once", "doubled boxes", "ace knocks at 1"]
 
@@ -231,7 +231,7 @@ def test_the_command_line_and_the_english_text_keep_the_card_codes(app, runner, 
     result = runner.invoke(args=["replay", str(path)])
     assert result.exit_code == 2
     assert result.stderr == "hand 1, knocker_deadwood: 4 is over the knock limit 3 set by the upcard 3H\n"
-    from models.cards import CardError, parse_cards
+    from models.game.cards import CardError, parse_cards
     with pytest.raises(CardError, match="^7S appears twice$"):
         parse_cards(["7S", "7S"])
 

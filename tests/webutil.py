@@ -62,3 +62,13 @@ def export(client, match_id: int) -> dict:
 def hand_count(client, match_id: int) -> int:
     """How many hands the match file says are stored."""
     return len(export(client, match_id)["hands"])
+
+
+def version_now(conn, match_id: int) -> int:
+    """The match's version as its row says, read past every cache."""
+    return conn.execute("SELECT version FROM match WHERE id = ?", (match_id,)).fetchone()[0]
+
+
+def epoch_of(conn) -> str:
+    """The database's epoch as its row says."""
+    return conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone()[0]

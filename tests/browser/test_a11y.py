@@ -9,7 +9,7 @@ import pytest
 from tests.browser.conftest import Player
 from tests.browser.driver import phone
 from tests.generate import long_match
-from views.sheet import SHOWN_HANDS
+from views.match.sheet import SHOWN_HANDS
 
 pytestmark = pytest.mark.browser
 

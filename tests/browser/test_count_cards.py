@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from models.cards import RANKS, SUITS
+from models.game.cards import RANKS, SUITS
 
 pytestmark = pytest.mark.browser
 

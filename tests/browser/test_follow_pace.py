@@ -58,7 +58,7 @@ def test_the_phone_asks_every_two_and_a_half_seconds_and_the_spectator_every_fiv
 
 def test_a_quiet_follow_names_the_version_shown_and_changes_nothing(browser, server, seeded):
     """The script asks with X-Sheet, the ETag its region shows; "nothing new" is an empty 200 (a connection
-    kept, views/quiet_polls.py), and the page keeps every node it drew."""
+    kept, views/live/quiet_polls.py), and the page keeps every node it drew."""
     phone = follower(browser, server, f"/matches/{seeded['seed001-ana-ben']}")
     shown = phone.locator("#live").get_attribute("data-etag")
     asked, answers = [], []

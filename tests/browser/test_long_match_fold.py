@@ -11,7 +11,7 @@ from tests.browser.conftest import Player
 from tests.browser.driver import phone
 from tests.browser.test_sheet_print_big import NO_SIDEWAYS, page_count
 from tests.generate import long_match
-from views.sheet import SHOWN_HANDS
+from views.match.sheet import SHOWN_HANDS
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from models.matchfile import replay
+from models.files.matchfile import replay
 
 try:
     from playwright.sync_api import expect

@@ -1,0 +1,1 @@
+"""The game: the rules, the hands and the fold, plain Python that imports no storage, file or Flask."""

@@ -1,0 +1,1 @@
+"""The storage: the engines, the schema and its migrations, the unit of work and the stores."""

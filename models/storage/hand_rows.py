@@ -1,0 +1,120 @@
+"""Hands as rows: a Hand kept by seats, its one-time submission key, and its place in the match.
+
+Every hand of a match, deleted or not, has a place (`hand.position`) in one order, and the sheet's
+hand N is the N-th hand not deleted. A delete only marks the row, so the deleted hand keeps its
+place between the deals it was played among; an insert takes a free place just before the hand it
+goes before and moves no other hand past another. A restore is then only the mark taken away:
+the deal comes back where it was played.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from types import MappingProxyType
+
+from .connection import now
+from models.game.hand import Hand
+
+HAND_COLUMNS = ("kind", "knocker", "knocker_deadwood", "opponent_deadwood",
+                "big_gin", "upcard", "winner", "points", "cards")
+PLACE_STEP = 1024  # room between the places of hands entered in a row, so an insert rarely moves a place
+SHIFT = 1 << 40  # above every place; places move through it, as UNIQUE is checked per row
+
+
+def seat(players: tuple[str, str], name: str | None) -> int | None:
+    return None if name is None else players.index(name)
+
+
+def hand_row(hand: Hand, players: tuple[str, str]) -> tuple:
+    """Players are kept as seats 0 and 1, so renaming a player changes no hand."""
+    return (
+        hand.kind,
+        seat(players, hand.knocker),
+        hand.knocker_deadwood,
+        hand.opponent_deadwood,
+        None if hand.big_gin is None else int(hand.big_gin),
+        hand.upcard,
+        seat(players, hand.winner),
+        hand.points,
+        None if hand.cards is None else json.dumps({side: list(codes) for side, codes in hand.cards.items()}),
+    )
+
+
+def hand_from_row(row: sqlite3.Row, players: tuple[str, str]) -> Hand:
+    return Hand(
+        kind=row["kind"],
+        knocker=None if row["knocker"] is None else players[row["knocker"]],
+        knocker_deadwood=row["knocker_deadwood"],
+        opponent_deadwood=row["opponent_deadwood"],
+        big_gin=None if row["big_gin"] is None else bool(row["big_gin"]),
+        upcard=row["upcard"],
+        winner=None if row["winner"] is None else players[row["winner"]],
+        points=row["points"],
+        cards=None if row["cards"] is None else frozen_cards(json.loads(row["cards"])),
+    )
+
+
+def frozen_cards(cards: dict) -> MappingProxyType:
+    """A stored hand ends up in the app's match cache, shared by requests: nothing in it may change."""
+    return MappingProxyType({side: tuple(codes) for side, codes in cards.items()})
+
+
+def submission_key(form_id: str | None, hand: Hand) -> str | None:
+    """The one-time form id joined with what was entered.
+
+    A double tap or a retried POST repeats both and is stored once; a page
+    reused to enter a different hand is a new hand and is kept.
+    """
+    if not form_id:
+        return None
+    digest = hashlib.sha256(json.dumps(hand.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    return f"{form_id}:{digest}"
+
+
+def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Hand,
+                players: tuple[str, str], submission: str | None = None) -> int:
+    """The new row's id, which the hand's history names for good (a deleted hand keeps its row)."""
+    return conn.execute(
+        # The column names are the constant HAND_COLUMNS; every value is a bound parameter.
+        f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"  # nosec B608
+        f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?) RETURNING id",
+        (match_id, position, *hand_row(hand, players), submission, now()),
+    ).fetchone()[0]
+
+
+def update_hand(conn: sqlite3.Connection, hand_id: int, hand: Hand, players: tuple[str, str]) -> None:
+    conn.execute(
+        f"UPDATE hand SET {', '.join(c + ' = ?' for c in HAND_COLUMNS)} WHERE id = ?",  # nosec B608 - constant names
+        (*hand_row(hand, players), hand_id),
+    )
+
+
+# ---- places ------------------------------------------------------------------------
+
+def place_after_all(conn: sqlite3.Connection, match_id: int) -> int:
+    """The place of a new last hand: after every hand, deleted ones too (they were played before it)."""
+    last = conn.execute("SELECT MAX(position) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
+    return (last or 0) + PLACE_STEP
+
+
+def place_before(conn: sqlite3.Connection, match_id: int, position: int) -> int:
+    """A free place just before `position` (and after every hand before it); the caller holds a unit of work.
+
+    When no place is left between the two, every hand from `position` on moves on by PLACE_STEP
+    together, so none passes another."""
+    before = conn.execute("SELECT MAX(position) FROM hand WHERE match_id = ? AND position < ?",
+                          (match_id, position)).fetchone()[0] or 0
+    if position - before < 2:
+        conn.execute("UPDATE hand SET position = position + ? WHERE match_id = ? AND position >= ?",
+                     (SHIFT + PLACE_STEP, match_id, position))
+        conn.execute("UPDATE hand SET position = position - ? WHERE match_id = ? AND position > ?",
+                     (SHIFT, match_id, SHIFT))
+        position += PLACE_STEP
+    return (before + position) // 2
+
+
+def number_at(conn: sqlite3.Connection, match_id: int, position: int) -> int:
+    """The sheet's number of a hand not deleted at `position`: one more than the live hands before it."""
+    return 1 + conn.execute("SELECT COUNT(*) FROM hand WHERE match_id = ? AND deleted IS NULL AND position < ?",
+                            (match_id, position)).fetchone()[0]

@@ -1,0 +1,113 @@
+"""A match as kept, read from its rows: the match row and its hands in their places, as a StoredMatch.
+
+The unit of work (models/storage/work.py) folds a match from these rows before its commit; the lists
+and the writes about a whole match build on them (models/storage/matches.py).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
+
+from models.errors import MatchError, NoSuchMatch
+from models.game.ledger import Sheet, score_sheet
+from models.game.match import Match
+from models.game.rules import rules_from
+from models.game.stakes import Stake
+
+from .hand_rows import hand_from_row
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match as kept: the domain Match plus what only storage knows."""
+
+    id: int
+    match: Match
+    created: str
+    finished: str | None
+    version: int
+    view_token: str
+    stake: Stake | None = None
+    name: str | None = None  # what the players called it ("Friday at Eva's"), if anything
+    abandoned: str | None = None  # when the players set it aside; it leaves the home lists
+    rematch_of: int | None = None  # the match this one is the rematch of
+    rematch: int | None = None  # the rematch of this one (not deleted), once someone tapped Rematch
+    rematch_created: str | None = None  # when that rematch was started
+    rematch_of_created: str | None = None  # when the match this one follows was started
+    epoch: str = ""  # the file's epoch when it was read: with `version`, the key of all that is kept
+
+    def sheet(self) -> Sheet:
+        """The fold; a match that no longer folds (a file from elsewhere, an engine that changed) raises its refusal."""
+        sheet, refusal = self._fold
+        if refusal is not None:
+            raise refusal
+        return sheet
+
+    @property
+    def refusal(self) -> MatchError | None:
+        """Why the stored hands do not fold (the error names its hand), or None."""
+        return self._fold[1]
+
+    @property
+    def key(self) -> tuple:
+        """What every kept drawing of this match is keyed by (views/site/pages.py adds the request's part)."""
+        return (self.epoch, self.id, self.version)
+
+    @cached_property
+    def _fold(self) -> tuple[Sheet | None, MatchError | None]:
+        # Folded once per object; a StoredMatch in the app's match cache is folded before it is shared.
+        try:
+            return score_sheet(self.match), None
+        except MatchError as error:
+            return None, error
+
+
+MATCH_QUERY = """
+    SELECT m.*, p1.name AS name1, p2.name AS name2, (SELECT value FROM epoch WHERE id = 1) AS epoch,
+           (SELECT r.id FROM match r WHERE r.rematch_of = m.id AND r.deleted IS NULL) AS rematch,
+           (SELECT r.created FROM match r WHERE r.rematch_of = m.id AND r.deleted IS NULL) AS rematch_created,
+           (SELECT o.created FROM match o WHERE o.id = m.rematch_of) AS rematch_of_created
+    FROM match m JOIN player p1 ON p1.id = m.player1_id JOIN player p2 ON p2.id = m.player2_id
+"""
+
+
+def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
+    players = (row["name1"], row["name2"])
+    match = Match(
+        players=players,
+        format=row["format"],
+        first_dealer=players[row["first_dealer"]],
+        rules=rules_from(json.loads(row["rules"])),
+        hands=tuple(hand_from_row(hand, players) for hand in hand_rows),
+    )
+    stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
+    return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake,
+                       name=row["name"], abandoned=row["abandoned"], rematch_of=row["rematch_of"],
+                       rematch=row["rematch"], rematch_created=row["rematch_created"],
+                       rematch_of_created=row["rematch_of_created"], epoch=row["epoch"])
+
+
+def live_hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:
+    """The hands the sheet shows, in their places: the i-th row is hand i."""
+    return conn.execute(
+        "SELECT * FROM hand WHERE match_id = ? AND deleted IS NULL ORDER BY position", (match_id,)
+    ).fetchall()
+
+
+def match_row(conn: sqlite3.Connection, match_id: int, *, table: int) -> sqlite3.Row:
+    row = conn.execute(MATCH_QUERY + " WHERE m.id = ? AND m.table_id = ? AND m.deleted IS NULL",
+                       (match_id, table)).fetchone()
+    if row is None:
+        raise NoSuchMatch(match_id)
+    return row
+
+
+def stored_in_work(conn: sqlite3.Connection, match_id: int) -> StoredMatch:
+    """A match as its rows are inside a unit of work, deleted or not, of whichever table."""
+    row = conn.execute(MATCH_QUERY + " WHERE m.id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise NoSuchMatch(match_id)
+    return stored_match(row, live_hand_rows(conn, match_id))

@@ -1,0 +1,68 @@
+"""The epoch changes only when what the versions counted may have: a change of schema or a restore,
+never because a `flask` command opened the ledger (every running server's kept pages stay good)."""
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from app import create_app
+from models.storage import schema
+from models.storage.connection import connect
+from webutil import epoch_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def flask(path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "FLASK_DATABASE": str(path), "FLASK_SECRET_KEY": "k"}
+    return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def epoch(path) -> str:
+    conn = connect(str(path))
+    try:
+        return epoch_of(conn)
+    finally:
+        conn.close()
+
+
+def test_a_backup_of_a_running_ledger_leaves_its_epoch_alone(tmp_path):
+    path = tmp_path / "ledger.sqlite"
+    app = create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k"})  # the running ledger
+    assert app.test_client().get("/").status_code == 200
+    before = epoch(path)
+    done = flask(path, "backup", str(tmp_path / "backup.sqlite"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "backup.sqlite").stat().st_size > 0
+    assert epoch(path) == before
+    assert create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k"}) and epoch(path) == before
+
+
+def test_a_restore_makes_a_new_epoch(tmp_path):
+    path = tmp_path / "ledger.sqlite"
+    create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k"})
+    assert flask(path, "backup", str(tmp_path / "backup.sqlite")).returncode == 0
+    before = epoch(path)
+    done = flask(path, "restore", str(tmp_path / "backup.sqlite"))
+    assert done.returncode == 0, done.stderr
+    assert epoch(path) != before
+
+
+def test_a_change_of_schema_makes_a_new_epoch(tmp_path):
+    """A ledger an older Gin Ledger left at schema 10, with its epoch, is brought up under a new one."""
+    path = tmp_path / "ledger.sqlite"
+    conn = sqlite3.connect(path)
+    for script in schema.migrations()[:10]:
+        for statement in schema.split_statements(script):
+            conn.execute(statement)
+    conn.execute("UPDATE epoch SET value = 'older' WHERE id = 1")
+    conn.execute("PRAGMA user_version = 10")
+    conn.commit()
+    conn.close()
+    create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k"})
+    assert epoch(path) != "older"
+    before = epoch(path)
+    create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k"})
+    assert epoch(path) == before

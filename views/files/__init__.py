@@ -1,0 +1,1 @@
+"""Files in and out: the match file, the CSV of the hands."""

@@ -1,0 +1,1 @@
+"""A match and its hands: the match page, the hand form and every write to them."""

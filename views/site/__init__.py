@@ -1,0 +1,1 @@
+"""The site's plumbing: the connection, the errors, the languages, the page cache, serving."""
