@@ -174,7 +174,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     main.querySelectorAll(".flashes, .way-back").forEach(function (el) { el.remove(); });
     while (notices.lastChild) main.insertBefore(notices.lastChild, main.firstChild);
     var form = document.getElementById("hand-form");
-    document.querySelectorAll(".entry form").forEach(function (f) { f.reset(); enableSubmit(f, true); });
+    document.querySelectorAll(".entry form").forEach(function (f) { f.reset(); clean(f); enableSubmit(f, true); });
     // As a page drawn anew: the typed points folded away, no preview, no note of another phone's save.
     document.querySelectorAll(".entry details[open]").forEach(function (d) { d.open = false; });
     document.querySelectorAll(".entry [data-role=preview]").forEach(function (p) { p.textContent = ""; });
@@ -186,6 +186,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     setUp(main.querySelector(".way-back") || document.createElement("div"));
     land(main, got.hand);
     keepForOffline(got.url, "<!doctype html>\n" + document.documentElement.outerHTML);
+  }
+  // After a stored hand the next hand's form is empty and clean, whatever drew it: a refused save draws
+  // its entries as the form's own (reset() brings them back) and its messages by the fields.
+  var KEPT = { csrf_token: true, form_id: true, version: true, number: true, draw: true };
+  function clean(f) {
+    Array.prototype.forEach.call(f.elements, function (el) {
+      if (el.type === "radio" || el.type === "checkbox") el.checked = el.defaultChecked = false;
+      else if (el.name && !KEPT[el.name] && el.type !== "submit" && el.type !== "button") el.value = el.defaultValue = "";
+      ["aria-invalid", "aria-describedby", "autofocus"].forEach(function (a) { el.removeAttribute(a); });
+    });
+    f.querySelectorAll(".error:not([data-role]), .counted-cards").forEach(function (el) { el.remove(); });
+    f.querySelectorAll("[data-role=preview]").forEach(function (el) { el.classList.remove("error"); });
+    delete f.dataset.edited;
   }
   // The service worker keeps the page as it is now, for a reload without the Wi-Fi (static/sw.js):
   // a saved hand draws it without loading it, so the worker never saw this copy go by.
@@ -412,7 +425,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       body.insertBefore(row, first);
     });
   }
-  function swap(html) {
+  function swap(html, ours) {  // ours: this phone's own save, never "saved on another phone"
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
     var body = doc.querySelector("tbody[data-from]");
     if (body && body.dataset.from !== etag) return false;
@@ -428,7 +441,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       old.replaceWith(fresh);
     });
     var form = document.getElementById("hand-form");
-    if (state && state.dataset.nextHand) nextHand(state, formStarted());
+    if (state && state.dataset.nextHand) nextHand(state, !ours && formStarted());
     if (state && state.dataset.version) {
       document.querySelectorAll(".entry input[name=version]").forEach(function (i) { i.value = state.dataset.version; });
     }
@@ -459,7 +472,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   // This phone saved a hand: the answer is the fragment a poll would bring, applied the same way.
   document.addEventListener("sheet-moved", function (e) {
     if (!live) return;
-    if (swap(e.detail.html) && e.detail.etag) shown(e.detail.etag);
+    if (swap(e.detail.html, e.detail.saved) && e.detail.etag) shown(e.detail.etag);
     quiet = 0;
     delay = FAST;
     schedule();
