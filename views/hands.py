@@ -22,7 +22,7 @@ from .match_page import (attach_error, hand_form_for, hand_number_or_404, match_
                          render_match, request_version)
 from .following import note_moved_on, saved_answer
 from .scope import device_name, table_id
-from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
+from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url, told_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
 
 bp = Blueprint("hands", __name__)
@@ -141,7 +141,7 @@ def add(match_id: int):
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
         return response
-    return redirect(sheet_url(match_id, saved.number))
+    return redirect(told_url(match_id))
 
 
 # ---- the way back: the message after a draw or an undo carries the one tap that reverses it ----
