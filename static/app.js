@@ -244,7 +244,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 // The hand form: the players' names in the labels, the on-page pad, and the preview,
 // which is the server's answer for the entries so far (the save's own reading and fold).
 (function () {
-  var HIDDEN = { csrf_token: true, form_id: true, version: true, number: true, confirmed: true };  // not the hand's; a token never goes in an address
+  var HIDDEN = { csrf_token: true, form_id: true, version: true, number: true, confirmed: true, told: true };  // not the hand's; a token never goes in an address
   var timer = null;
   var asked = 0;  // the number of the latest question: an older answer that comes late is dropped
 
@@ -407,6 +407,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var note = document.querySelector(".entry [data-role=moved-on]");
     if (!note || !started) return;
     var on = parseInt(number, 10) > parseInt(was, 10);
+    // The hand it was entering, told to the server: an entry the same as the other phone's is asked about.
+    if (on) document.querySelectorAll(".entry input[name=told]").forEach(function (i) { i.value = i.value || was; });
     note.querySelector("[data-role=moved-on-words]").textContent =
       say(on ? note.dataset.saved : note.dataset.changed, { saved: parseInt(number, 10) - 1, number: number });
     note.hidden = false;

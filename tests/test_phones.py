@@ -73,6 +73,23 @@ def test_a_second_phone_behind_the_match_stores_nothing_and_is_asked(client):
     assert [h["knocker"] for h in export(client, match_id)["hands"]] == ["Ana", "Ben"]
 
 
+def test_an_entry_told_of_another_phones_save_is_asked_only_when_it_is_that_hand(client):
+    """The page script moved its entry on to hand 2 and said hand 1 was saved on another phone (told=1):
+    the same entry as that hand is asked about; another entry is hand 2 at once."""
+    match_id = new_match(client)
+    phone_a, phone_b = page_of(client, match_id), page_of(client, match_id)
+    assert client.post(f"/matches/{match_id}/hands", data=form_of(phone_a, **KNOCK)).status_code == 302
+    same = client.post(f"/matches/{match_id}/hands", data=form_of(phone_b, **KNOCK, number="2", told="1"))
+    assert same.status_code == 409 and hand_count(client, match_id) == 1
+    assert "Another phone already saved hand 1: Ana scores 18 → game 1. Is yours another deal?" in text_of(same)
+    again = carried_fields(same.get_data(as_text=True), "Yes, save it as hand 2")
+    assert "told" not in again and client.post(f"/matches/{match_id}/hands", data=again).status_code == 302
+    other = client.post(f"/matches/{match_id}/hands", data=form_of(page_of(client, match_id), **BENS, number="3",
+                                                                    told="1"))
+    assert other.status_code == 302 and [h["knocker"] for h in export(client, match_id)["hands"]] == ["Ana", "Ana",
+                                                                                                      "Ben"]
+
+
 def test_a_repeated_post_is_already_saved_not_another_phone(client):
     """The offline queue sends a post again when it never heard the answer: the one-time id wins."""
     match_id = new_match(client)

@@ -48,6 +48,17 @@ def posted_number(form: HandForm) -> int | None:
         return None
 
 
+def expected_number(form: HandForm, stored: storage.StoredMatch, hand: Hand) -> int | None:
+    """The hand the page entered; after the page said another phone saved it, the first of those hands
+    that is the same as this entry (the save then asks, as a stale page's does)."""
+    told = read_count(form.told.data, VERSION_DIGITS)
+    if told:
+        for number in range(told, len(stored.match.hands) + 1):
+            if stored.match.hands[number - 1] == hand:
+                return number
+    return posted_number(form)
+
+
 def entry_fields(entry: dict) -> list[tuple[str, str]]:
     """A hand's match-file keys as the hand form's fields, to carry it through a question or a redo."""
     fields = []
@@ -115,7 +126,8 @@ def add(match_id: int):
         if question:
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
-        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, posted_number(form), table=table_id(),
+        saved = storage.add_hand(get_db(), match_id, hand, form.form_id.data, expected_number(form, stored, hand),
+                                 table=table_id(),
                                  device=device_name(), known=stored)
         match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
         note_moved_on(stored, saved.stored)
