@@ -10,7 +10,7 @@ from flask_babel import gettext, lazy_gettext
 from .db import get_db, match_cache
 from .forms import VERSION_DIGITS, HandForm, VersionForm
 from models import storage
-from models.changes import deletion_changes, without_hand
+from models.changes import deletion_changes, figure_changes, without_hand
 from models.digits import read_count
 from models.entry import read_entry
 from models.hand import DRAW, POINTS, Hand, most_points
@@ -251,7 +251,8 @@ def confirm_delete(match_id: int, number: int):
                                form=VersionForm(formdata=None, version=stored.version))
     before = stored.sheet()
     try:
-        changes = [render(m) for m in deletion_changes(before, without_hand(stored.match, number), number)]
+        after = without_hand(stored.match, number)
+        changes = [render(m) for m in deletion_changes(before, after, number) + figure_changes(before, after)]
         refusal = None
     except MatchError as error:
         changes, refusal = [], translated(explain_early_end(error))
