@@ -538,6 +538,50 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   });
 })();
 
+// Each saved hand said aloud, when this phone asked for it (remembered in localStorage): the sentence
+// the server wrote for the flash (data-say), in the page's language, by the browser's own speech. A
+// phone without a voice for the language says so on the switch. Nothing of it without this script.
+(function () {
+  var synth = window.speechSynthesis;
+  if (!synth || !window.SpeechSynthesisUtterance) return;
+  var KEY = "gin-ledger-speak";
+  var lang = (document.documentElement.lang || "en").toLowerCase();
+  var toggle = null;
+  function voice() {
+    return synth.getVoices().filter(function (v) { return (v.lang || "").toLowerCase().split(/[-_]/)[0] === lang; })[0];
+  }
+  function wanted() { return localStorage.getItem(KEY) === "on"; }
+  function show() {
+    if (!toggle) return;
+    var none = !voice();
+    toggle.disabled = none;
+    toggle.setAttribute("aria-pressed", wanted() && !none ? "true" : "false");
+    toggle.textContent = none ? TEXTS.speak_none : wanted() ? TEXTS.speak_on : TEXTS.speak_off;
+  }
+  function speak(root) {
+    var flash = root.querySelector(".flash-saved[data-say]");
+    var found = voice();
+    if (!flash || !wanted() || !found) return;
+    var words = new SpeechSynthesisUtterance(flash.dataset.say);
+    words.lang = found.lang;
+    words.voice = found;
+    synth.cancel();
+    synth.speak(words);
+  }
+  if (synth.addEventListener) synth.addEventListener("voiceschanged", show);
+  document.addEventListener("sheet-moved", function (e) { if (e.detail.saved) speak(document); });
+  setUps.push(function (root) {
+    var found = root.querySelector("[data-role=speak]");
+    if (found) {
+      toggle = found;
+      toggle.classList.remove("unseen");
+      toggle.addEventListener("click", function () { localStorage.setItem(KEY, wanted() ? "off" : "on"); show(); });
+      show();
+    }
+    if (root === document) speak(document);  // a save that drew the page anew (the match closed)
+  });
+})();
+
 setUp(document);
 
 // Share: the phone's share sheet where the browser has one; else the text is shown (and copied
