@@ -174,7 +174,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     main.querySelectorAll(".flashes, .way-back").forEach(function (el) { el.remove(); });
     while (notices.lastChild) main.insertBefore(notices.lastChild, main.firstChild);
     var form = document.getElementById("hand-form");
-    document.querySelectorAll(".entry form").forEach(function (f) { f.reset(); enableSubmit(f, true); });
+    document.querySelectorAll(".entry form").forEach(function (f) { f.reset(); clean(f); enableSubmit(f, true); });
     // As a page drawn anew: the typed points folded away, no preview, no note of another phone's save.
     document.querySelectorAll(".entry details[open]").forEach(function (d) { d.open = false; });
     document.querySelectorAll(".entry [data-role=preview]").forEach(function (p) { p.textContent = ""; });
@@ -186,6 +186,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     setUp(main.querySelector(".way-back") || document.createElement("div"));
     land(main, got.hand);
     keepForOffline(got.url, "<!doctype html>\n" + document.documentElement.outerHTML);
+  }
+  // After a stored hand the next hand's form is empty and clean, whatever drew it: a refused save draws
+  // its entries as the form's own (reset() brings them back) and its messages by the fields.
+  var KEPT = { csrf_token: true, form_id: true, version: true, number: true, draw: true };
+  function clean(f) {
+    Array.prototype.forEach.call(f.elements, function (el) {
+      if (el.type === "radio" || el.type === "checkbox") el.checked = el.defaultChecked = false;
+      else if (el.name && !KEPT[el.name] && el.type !== "submit" && el.type !== "button") el.value = el.defaultValue = "";
+      ["aria-invalid", "aria-describedby", "autofocus"].forEach(function (a) { el.removeAttribute(a); });
+    });
+    f.querySelectorAll(".error:not([data-role]), .counted-cards").forEach(function (el) { el.remove(); });
+    f.querySelectorAll("[data-role=preview]").forEach(function (el) { el.classList.remove("error"); });
+    delete f.dataset.edited;
   }
   // The service worker keeps the page as it is now, for a reload without the Wi-Fi (static/sw.js):
   // a saved hand draws it without loading it, so the worker never saw this copy go by.
@@ -231,7 +244,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
 // The hand form: the players' names in the labels, the on-page pad, and the preview,
 // which is the server's answer for the entries so far (the save's own reading and fold).
 (function () {
-  var HIDDEN = { csrf_token: true, form_id: true, version: true, number: true, confirmed: true };  // not the hand's; a token never goes in an address
+  var HIDDEN = { csrf_token: true, form_id: true, version: true, number: true, confirmed: true, told: true };  // not the hand's; a token never goes in an address
   var timer = null;
   var asked = 0;  // the number of the latest question: an older answer that comes late is dropped
 
@@ -394,6 +407,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var note = document.querySelector(".entry [data-role=moved-on]");
     if (!note || !started) return;
     var on = parseInt(number, 10) > parseInt(was, 10);
+    // The hand it was entering, told to the server: an entry the same as the other phone's is asked about.
+    if (on) document.querySelectorAll(".entry input[name=told]").forEach(function (i) { i.value = i.value || was; });
     note.querySelector("[data-role=moved-on-words]").textContent =
       say(on ? note.dataset.saved : note.dataset.changed, { saved: parseInt(number, 10) - 1, number: number });
     note.hidden = false;
@@ -412,7 +427,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       body.insertBefore(row, first);
     });
   }
-  function swap(html) {
+  function swap(html, ours) {  // ours: this phone's own save, never "saved on another phone"
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
     var body = doc.querySelector("tbody[data-from]");
     if (body && body.dataset.from !== etag) return false;
@@ -428,7 +443,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       old.replaceWith(fresh);
     });
     var form = document.getElementById("hand-form");
-    if (state && state.dataset.nextHand) nextHand(state, formStarted());
+    if (state && state.dataset.nextHand) nextHand(state, !ours && formStarted());
     if (state && state.dataset.version) {
       document.querySelectorAll(".entry input[name=version]").forEach(function (i) { i.value = state.dataset.version; });
     }
@@ -459,7 +474,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   // This phone saved a hand: the answer is the fragment a poll would bring, applied the same way.
   document.addEventListener("sheet-moved", function (e) {
     if (!live) return;
-    if (swap(e.detail.html) && e.detail.etag) shown(e.detail.etag);
+    if (swap(e.detail.html, e.detail.saved) && e.detail.etag) shown(e.detail.etag);
     quiet = 0;
     delay = FAST;
     schedule();
@@ -520,6 +535,50 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     });
     show();
     acquire();
+  });
+})();
+
+// Each saved hand said aloud, when this phone asked for it (remembered in localStorage): the sentence
+// the server wrote for the flash (data-say), in the page's language, by the browser's own speech. A
+// phone without a voice for the language says so on the switch. Nothing of it without this script.
+(function () {
+  var synth = window.speechSynthesis;
+  if (!synth || !window.SpeechSynthesisUtterance) return;
+  var KEY = "gin-ledger-speak";
+  var lang = (document.documentElement.lang || "en").toLowerCase();
+  var toggle = null;
+  function voice() {
+    return synth.getVoices().filter(function (v) { return (v.lang || "").toLowerCase().split(/[-_]/)[0] === lang; })[0];
+  }
+  function wanted() { return localStorage.getItem(KEY) === "on"; }
+  function show() {
+    if (!toggle) return;
+    var none = !voice();
+    toggle.disabled = none;
+    toggle.setAttribute("aria-pressed", wanted() && !none ? "true" : "false");
+    toggle.textContent = none ? TEXTS.speak_none : wanted() ? TEXTS.speak_on : TEXTS.speak_off;
+  }
+  function speak(root) {
+    var flash = root.querySelector(".flash-saved[data-say]");
+    var found = voice();
+    if (!flash || !wanted() || !found) return;
+    var words = new SpeechSynthesisUtterance(flash.dataset.say);
+    words.lang = found.lang;
+    words.voice = found;
+    synth.cancel();
+    synth.speak(words);
+  }
+  if (synth.addEventListener) synth.addEventListener("voiceschanged", show);
+  document.addEventListener("sheet-moved", function (e) { if (e.detail.saved) speak(document); });
+  setUps.push(function (root) {
+    var found = root.querySelector("[data-role=speak]");
+    if (found) {
+      toggle = found;
+      toggle.classList.remove("unseen");
+      toggle.addEventListener("click", function () { localStorage.setItem(KEY, wanted() ? "off" : "on"); show(); });
+      show();
+    }
+    if (root === document) speak(document);  // a save that drew the page anew (the match closed)
   });
 })();
 

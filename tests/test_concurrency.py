@@ -81,7 +81,7 @@ def test_200_hands_from_8_phones_are_all_stored_once(server, record_property):
             answer = client.post_hand(match_id, winner=winner, points=str(code(thread, seq)), confirmed="yes")
             answers.append((answer.status, seq))
             assert answer.status == 302, (thread, seq, answer.status, answer.body[:500])
-            assert answer.location.startswith(f"/matches/{match_id}#hand-")
+            assert answer.location == f"/matches/{match_id}#told"
         return answers
 
     with ThreadPoolExecutor(THREADS) as pool:

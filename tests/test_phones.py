@@ -2,13 +2,14 @@
 
 Through the Flask test client, as the pages post without their script.
 """
+import json
 import re
 from html import unescape
 
 import pytest
 from webutil import case, export, hand_count, hidden, import_match, new_match, post_hand
 
-from models.game.changes import deletion_changes, without_hand
+from models.game.changes import deletion_changes, figure_changes, without_hand
 from models.errors import HandAlreadySaved, LedgerError
 from models.game.hand import Hand, most_points
 from models.files.matchfile import load_match
@@ -72,6 +73,23 @@ def test_a_second_phone_behind_the_match_stores_nothing_and_is_asked(client):
     double_tap = client.post(f"/matches/{match_id}/hands", data=again, follow_redirects=True)
     assert "That hand was already saved" in text_of(double_tap)
     assert [h["knocker"] for h in export(client, match_id)["hands"]] == ["Ana", "Ben"]
+
+
+def test_an_entry_told_of_another_phones_save_is_asked_only_when_it_is_that_hand(client):
+    """The page script moved its entry on to hand 2 and said hand 1 was saved on another phone (told=1):
+    the same entry as that hand is asked about; another entry is hand 2 at once."""
+    match_id = new_match(client)
+    phone_a, phone_b = page_of(client, match_id), page_of(client, match_id)
+    assert client.post(f"/matches/{match_id}/hands", data=form_of(phone_a, **KNOCK)).status_code == 302
+    same = client.post(f"/matches/{match_id}/hands", data=form_of(phone_b, **KNOCK, number="2", told="1"))
+    assert same.status_code == 409 and hand_count(client, match_id) == 1
+    assert "Another phone already saved hand 1: Ana scores 18 → game 1. Is yours another deal?" in text_of(same)
+    again = carried_fields(same.get_data(as_text=True), "Yes, save it as hand 2")
+    assert "told" not in again and client.post(f"/matches/{match_id}/hands", data=again).status_code == 302
+    other = client.post(f"/matches/{match_id}/hands", data=form_of(page_of(client, match_id), **BENS, number="3",
+                                                                    told="1"))
+    assert other.status_code == 302 and [h["knocker"] for h in export(client, match_id)["hands"]] == ["Ana", "Ana",
+                                                                                                      "Ben"]
 
 
 def test_a_repeated_post_is_already_saved_not_another_phone(client):
@@ -276,3 +294,41 @@ def test_the_engine_compares_the_sheets_with_and_without_a_hand():
                         '{"winner": "Ben", "points": 10}, {"winner": "Ana", "points": 10}, {"draw": true}]}')
     words = [str(m) for m in deletion_changes(score_sheet(match), without_hand(match, 1), 1)]
     assert words == ["Hand 2, now hand 1: Ana dealt (before: Ben)."]
+
+
+FIGURES = {  # deleting hand 2 of the full Hollywood case: every figure under the sheet that moves, in words
+    "en": ["Game 1, points – Ben: 36 (before: 56).", "Game 1, boxes – Ben: 1 (before: 2).",
+           "Game 1, net: 317 (before: 272).", "Match net – Ana: 986 (before: 838)."],
+    "cs": ["Hra 1, body – Ben: 36 (dříve: 56).", "Hra 1, čárky – Ben: 1 (dříve: 2).",
+           "Hra 1, bilance: 317 (dříve: 272).", "Bilance zápasu – Ana: 986 (dříve: 838)."],
+    "sk": ["Hra 1, body – Ben: 36 (predtým: 56).", "Hra 1, čiarky – Ben: 1 (predtým: 2).",
+           "Hra 1, bilancia: 317 (predtým: 272).", "Bilancia zápasu – Ana: 986 (predtým: 838)."],
+    "sq": ["Loja 1, pikët – Ben: 36 (më parë: 56).", "Loja 1, raunde të fituara – Ben: 1 (më parë: 2).",
+           "Loja 1, neto: 317 (më parë: 272).", "Neto e ndeshjes – Ana: 986 (më parë: 838)."],
+}
+
+
+def test_the_engine_names_every_figure_a_deletion_moves():
+    from models.game.ledger import score_sheet
+    match = load_match(json.dumps(case("full-hollywood-match")))
+    before = score_sheet(match)
+    words = [str(m) for m in figure_changes(before, without_hand(match, 2))]
+    assert words == ["Game 1, points – Ben: 36 (before: 56).", "Game 1, boxes – Ben: 1 (before: 2).",
+                     "Game 1, net: 317 (before: 272).", "Game 2, points – Ben: 33 (before: 69).",
+                     "Game 2, boxes – Ben: 2 (before: 3).", "Game 2, net: 334 (before: 273).",
+                     "Game 3, points – Ben: 16 (before: 33).", "Game 3, boxes – Ben: 1 (before: 2).",
+                     "Game 3, net: 335 (before: 293).", "Match net – Ana: 986 (before: 838).",
+                     "Match net – Ben: -986 (before: -838)."]
+    # a draw moves no figure: deleting it changes only who deals
+    drawn = load_match('{"players": ["Ana", "Ben"], "first_dealer": "Ana", "hands": ['
+                       '{"winner": "Ben", "points": 10}, {"draw": true}]}')
+    assert figure_changes(score_sheet(drawn), without_hand(drawn, 2)) == []
+
+
+@pytest.mark.parametrize("lang", sorted(FIGURES))
+def test_the_delete_question_names_the_figures_it_moves(client, lang):
+    match_id = import_match(client, case("full-hollywood-match"))
+    said = text_of(client.get(f"/matches/{match_id}/hands/2/delete?lang={lang}"))
+    for line in FIGURES[lang]:
+        assert line in said, (line, said)
+    assert "Nothing else on the sheet changes." not in said

@@ -110,3 +110,25 @@ def closed_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
     elif before.finished and before.winner != after.winner:
         messages.append(Message(N_("{winner} now wins the match."), winner=after.winner))
     return messages
+
+
+def figure_changes(before: Sheet, after: Sheet) -> list[Message]:
+    """Every figure under the sheet that moves: each game's points and boxes by player, a settled game's
+    net, the match's net by player. What the sheet shows is only ever these, folded from the hands."""
+    messages = []
+    for old, new in zip(before.games, after.games):
+        for name in before.players:
+            for template, was, now in ((N_("Game {number}, points – {player}: {now} (before: {was})."),
+                                        old.scores[name], new.scores[name]),
+                                       (N_("Game {number}, boxes – {player}: {now} (before: {was})."),
+                                        old.boxes[name], new.boxes[name])):
+                if was != now:
+                    messages.append(Message(template, number=new.number, player=name, now=now, was=was))
+        if old.settlement and new.settlement and old.settlement.net != new.settlement.net:
+            messages.append(Message(N_("Game {number}, net: {now} (before: {was})."), number=new.number,
+                                    now=new.settlement.net, was=old.settlement.net))
+    for name in before.players:
+        if before.net[name] != after.net[name]:
+            messages.append(Message(N_("Match net – {player}: {now} (before: {was})."), player=name,
+                                    now=after.net[name], was=before.net[name]))
+    return messages

@@ -79,6 +79,14 @@ def page(browser, server, context_options):
     assert not script_errors, f"JavaScript errors on the page: {script_errors}"
 
 
+@pytest.fixture
+def no_script(browser, server):
+    """A phone with JavaScript off: every page must work the same, only without the preview."""
+    context = phone(browser, server, java_script_enabled=False)
+    yield context.new_page()
+    context.close()
+
+
 # What the test modules share, as fixtures (two conftest.py files make `import conftest` ambiguous).
 
 def load_case(name: str) -> tuple[dict, dict]:

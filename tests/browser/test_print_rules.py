@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import Player
 from tests.browser.driver import phone
+from tests.server import Client
 from tests.test_words import oklahoma_match
 
 pytestmark = pytest.mark.browser
@@ -81,3 +82,22 @@ def test_the_printed_sheet_names_the_variants_and_shows_the_upcards(page, oklaho
             assert f"upcard {face(code)}" in flat, (code, flat)
     if SHOTS and shutil.which("pdftoppm"):
         subprocess.run(["pdftoppm", "-png", "-r", "110", str(path), str(path.with_suffix(""))], check=True)
+
+
+NO_SPADES = {"en": ("Oklahoma, no spade doubling", "doubled boxes"),
+             "cs": ("Oklahoma, pik nezdvojnásobuje", "zdvojnásobené čárky"),
+             "sk": ("Oklahoma, pika nezdvojnásobuje", "zdvojnásobené čiarky"),
+             "sq": ("Oklahoma, maçi nuk dyfishon", "raunde të fituara të dyfishuara")}
+
+
+@pytest.mark.parametrize("lang", sorted(NO_SPADES))
+def test_the_printed_head_says_no_spade_doubling_and_no_doubled_boxes_when_off(page, server, lang):
+    """Spade doubling off: the head says so, and the doubled boxes (which only a doubled hand earns) go unsaid."""
+    doc = {"format": "hollywood", "players": ["Ana", "Ben"], "first_dealer": "Ana", "hands": [],
+           "rules": {"oklahoma": True, "spade_double": False, "spade_double_boxes": True}}
+    match_id = Client(server).import_match(doc)
+    page.goto(f"/matches/{match_id}?lang={lang}")
+    page.emulate_media(media="print")
+    said = " ".join(page.locator("#sheet-title .print-only").inner_text().split())
+    says, unsaid = NO_SPADES[lang]
+    assert says in said and unsaid not in said, said

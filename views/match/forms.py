@@ -53,6 +53,9 @@ class HandForm(Form):
     # The number of the hand the page entered: a page drawn before another phone's save is asked.
     number = HiddenField(validators=[Most(VERSION_DIGITS)])
     confirmed = HiddenField(validators=[Most(3)])  # "yes" once the player said a score above the most is right
+    # The hand another phone saved while this page entered it, once the page said so (static/app.js):
+    # an entry the same as that hand is asked about before it is stored as the next.
+    told = HiddenField(validators=[Most(VERSION_DIGITS)])
     knocker = RadioField(_l("Who knocked?"), choices=[], validate_choice=False, validators=[Most(MAX_NAME)])
     knocker_deadwood = whole(_l("Knocker's deadwood"), 0, 98)
     opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, 98)
@@ -70,7 +73,7 @@ class HandForm(Form):
     # The cards tapped on the count page, space-separated codes; the engine checks them.
     cards_knocker = HiddenField(_l("Knocker's cards"), validators=[Most(CARDS_MOST)])
     cards_defender = HiddenField(_l("Defender's cards"), validators=[Most(CARDS_MOST)])
-    UNSHOWN = ("form_id", "version", "number", "confirmed")  # no label on the page: their refusals go above the form
+    UNSHOWN = ("form_id", "version", "number", "confirmed", "told")  # no label on the page: their refusals go above the form
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)

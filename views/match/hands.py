@@ -7,7 +7,7 @@ from flask_babel import gettext
 from views.site.db import get_db, match_cache
 from views.site.forms import VERSION_DIGITS, VersionForm
 from .forms import HandForm
-from models.game.changes import deletion_changes, without_hand
+from models.game.changes import deletion_changes, figure_changes, without_hand
 from models.game.digits import read_count
 from models.game.entry import read_entry
 from models.game.hand import DRAW, POINTS, Hand, most_points
@@ -19,7 +19,7 @@ from .match_page import attach_error, hand_form_for, hand_number_or_404, match_o
 from views.live.following import note_moved_on, saved_answer
 from views.tables.scope import device_name, table_id
 from views.site.errors import STALE
-from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url
+from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url, told_url
 from .words import closing_changes, explain_early_end, line_summary, line_words
 from models.errors import StaleMatch
 from models.storage.hand_writes import OVER, Saved, add_hand, delete_hand, replace_hand
@@ -44,6 +44,17 @@ def posted_number(form: HandForm) -> int | None:
         return int(form.number.data)
     except (TypeError, ValueError):
         return None
+
+
+def expected_number(form: HandForm, stored: StoredMatch, hand: Hand) -> int | None:
+    """The hand the page entered; after the page said another phone saved it, the first of those hands
+    that is the same as this entry (the save then asks, as a stale page's does)."""
+    told = read_count(form.told.data, VERSION_DIGITS)
+    if told:
+        for number in range(told, len(stored.match.hands) + 1):
+            if stored.match.hands[number - 1] == hand:
+                return number
+    return posted_number(form)
 
 
 def entry_fields(entry: dict) -> list[tuple[str, str]]:
@@ -113,7 +124,8 @@ def add(match_id: int):
         if question:
             number = posted_number(form) or len(stored.match.hands) + 1
             return ask(stored, question[0], [], carried(form, number, True), question[1], 200)
-        saved = add_hand(get_db(), match_id, form.entry(), form.form_id.data, posted_number(form), table=table_id(),
+        saved = add_hand(get_db(), match_id, form.entry(), form.form_id.data, expected_number(form, stored, hand),
+                         table=table_id(),
                                  device=device_name(), known=stored)
         match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
         note_moved_on(stored, saved.stored)
@@ -139,7 +151,7 @@ def add(match_id: int):
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
         return response
-    return redirect(sheet_url(match_id, saved.number))
+    return redirect(told_url(match_id))
 
 
 # ---- the way back: the message after a draw or an undo carries the one tap that reverses it ----
@@ -237,7 +249,8 @@ def confirm_delete(match_id: int, number: int):
                                form=VersionForm(formdata=None, version=stored.version))
     before = stored.sheet()
     try:
-        changes = [render(m) for m in deletion_changes(before, without_hand(stored.match, number), number)]
+        after = without_hand(stored.match, number)
+        changes = [render(m) for m in deletion_changes(before, after, number) + figure_changes(before, after)]
         refusal = None
     except MatchError as error:
         changes, refusal = [], translated(explain_early_end(error))

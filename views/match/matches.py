@@ -308,6 +308,8 @@ VARIANT_PHRASES = {
     ("spade_double_boxes", True): N_("doubled boxes"),
     ("oklahoma_ace", "one"): N_("ace knocks at 1"),
 }
+# A variant that changes nothing unless other settings are on is said only with them.
+NEEDS = {"spade_double_boxes": ("oklahoma", "spade_double"), "oklahoma_ace": ("oklahoma",)}
 DEALER_PHRASES = {
     "winner": N_("the winner deals"),
     "loser": N_("the loser deals"),
@@ -334,6 +336,7 @@ def rules_summary(rules: Rules, printed: bool = False) -> str:
     if rules.dealer_rule != CLASSIC.dealer_rule:
         parts.append(gettext(DEALER_PHRASES[rules.dealer_rule]))
     if rules.oklahoma:
-        parts.append(gettext("Oklahoma, spade doubles") if rules.spade_double else gettext("Oklahoma"))
-    parts += [gettext(phrase) for (name, value), phrase in VARIANT_PHRASES.items() if getattr(rules, name) == value]
+        parts.append(gettext("Oklahoma, spade doubles") if rules.spade_double else gettext("Oklahoma, no spade doubling"))
+    parts += [gettext(phrase) for (name, value), phrase in VARIANT_PHRASES.items()
+              if getattr(rules, name) == value and all(getattr(rules, need) for need in NEEDS.get(name, ()))]
     return ", ".join(parts)

@@ -128,6 +128,12 @@ def sheet_url(match_id: int, number: int | None = None) -> str:
     return url_for("matches.show", match_id=match_id, _anchor=f"hand-{number}" if number else None)
 
 
+def told_url(match_id: int) -> str:
+    """The match page at what the last change said (#told), the next hand's form under it: where a saved
+    hand lands without the script (its row is on the sheet below, marked in the message)."""
+    return url_for("matches.show", match_id=match_id, _anchor="told")
+
+
 def hand_url(match_id: int, number: int, sheet: Sheet) -> str:
     """Where a changed hand is seen: its row on the match page, or on the whole sheet when the page folds it away."""
     if number > first_shown(sheet):

@@ -238,6 +238,9 @@ def script_texts() -> dict:
         "not_sent": gettext("Not saved: the server cannot be reached") + ". "
         + gettext("Your entries are still here: tap Save again when the Wi-Fi is back."),
         "waiting": gettext("Waiting to send hand %(number)s…", number="%(number)s"),
+        "speak_on": gettext("Say saved hands aloud: on"),
+        "speak_off": gettext("Say saved hands aloud: off"),
+        "speak_none": gettext("No voice for this language on this phone"),
     }
 
 
