@@ -1,0 +1,261 @@
+"""The club's book: the table's ladder (its page, print, big screen and CSV), the provisional setting, and
+tonight across every match of the table, with the next pairings and one tap to start one.
+
+The figures come from models/ratings.py, models/night.py and models/pairing.py; storage from
+models/club.py. The ratings of a table are kept (views/pages.py's cache, under its bound) by the
+table's version (models/club.table_version): any write about its matches makes another key.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from types import MappingProxyType
+
+from flask import Blueprint, Response, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext as _l
+from wtforms import HiddenField
+
+from models import caches, club, storage
+from models.errors import MatchError
+from models.evening import GAP, tonight
+from models.match import Match
+from models.night import Night, tallies
+from models.pairing import PairingRefused, check_pair, pairings
+from models.ratings import PROVISIONAL_MOST, SCALE, START, Rated, ladder, rate, trend_path
+from models.sheetcsv import csv_text
+
+from . import summary
+from .db import get_db, match_cache
+from .following import SHOWING_EVERY_MS
+from .forms import Form, Most, whole
+from .i18n import current_language, translated
+from .players import name_key
+from .quiet_polls import not_modified, unchanged
+from .scope import table_id
+
+bp = Blueprint("ladder", __name__)
+
+TREND_WIDTH, TREND_HEIGHT = 80, 22
+
+
+class ProvisionalForm(Form):
+    """The table's provisional count (models/ratings.py: PROVISIONAL, its bounds)."""
+
+    provisional = whole(_l("Provisional below this many finished matches"), 0, PROVISIONAL_MOST)
+
+
+class PairForm(Form):
+    """A suggested pairing, started with one tap: the two players' ids."""
+
+    one = HiddenField(validators=[Most(19)])
+    two = HiddenField(validators=[Most(19)])
+
+    def pair(self) -> tuple[int | None, int | None]:
+        return tuple(int(field.data) if (field.data or "").isascii() and (field.data or "").isdigit() else None
+                     for field in (self.one, self.two))
+
+
+@dataclass(frozen=True)
+class Book:
+    """A table's ratings at one version of its matches, and its players' names: what the cache keeps."""
+
+    rated: MappingProxyType  # player id -> Rated
+    names: MappingProxyType  # player id -> name
+    size: int = 0  # what the page cache counts it as (views/pages.entry_size)
+
+
+def table_book(version: tuple) -> Book:
+    key = ("ratings", table_id(), version)
+    cache = current_app.extensions[caches.EXTENSION].pages
+    found = cache.get(key)
+    if not isinstance(found, Book):
+        results, names = club.finished_results(get_db(), match_cache(), table=table_id())
+        rated, names = rate(results), MappingProxyType(names)
+        found = Book(rated, names, caches.approximate_size((rated, names)))
+        cache.put(key, found)
+    return found
+
+
+def table_night() -> tuple[Night, list[storage.StoredMatch]]:
+    """The evenings going on now at the table (models/evening.py), all of them: the club's night."""
+    now = datetime.now(timezone.utc)
+    since = (now - 4 * GAP).isoformat(timespec="seconds")
+    matches = storage.recent_matches(get_db(), since, cache=match_cache(), table=table_id())
+    return Night(tuple(tonight(summary.played_matches(matches), now))), matches
+
+
+def etag(what: str, version: tuple) -> str:
+    epoch, count, total = version
+    return f'"{what}-{table_id()}-{epoch}-{count}-{total}"'
+
+
+def followed(what: str, draw):
+    """The live region `draw()` draws, or "nothing new" while the table's matches are as the page shows them
+    (the match page's follow, static/app.js: X-Sheet names the ETag shown)."""
+    tag = etag(what, club.table_version(get_db(), table=table_id()))
+    asked = request.headers.get("If-None-Match", "")
+    if tag in asked:
+        return make_response("", 304, not_modified(tag))
+    if request.headers.get("X-Sheet", "").strip() == tag:
+        return make_response("", 200, unchanged(tag))
+    response = make_response(draw())
+    response.headers.update({"ETag": tag, "Cache-Control": "no-store"})
+    response.vary.add("X-Sheet")
+    return response
+
+
+# --------------------------------------------------------------------------
+# The ladder
+# --------------------------------------------------------------------------
+
+def ladder_context() -> dict:
+    db = get_db()
+    version = club.table_version(db, table=table_id())
+    book = table_book(version)
+    least = club.provisional_count(db, table=table_id())
+    night, _ = table_night()
+    since = night.start.isoformat(timespec="seconds") if night.start else None
+    language = current_language()
+    rungs, provisional = ladder(book.rated.values(), least, lambda rated: name_key(book.names[rated.player], language))
+
+    def change(rated: Rated) -> int | None:
+        """What his rating moved since the night began; None if he has not finished a match tonight."""
+        if since is None or rated.last < since:
+            return None
+        return rated.rating - rated.rating_before(since)
+
+    def trend(rated: Rated) -> str:
+        return trend_path(rated.trend(), TREND_WIDTH, TREND_HEIGHT)
+
+    above = {rung.rated.player: rungs[index - 1].rated.player for index, rung in enumerate(rungs) if index}
+    return {"book": book, "rungs": rungs, "provisional": provisional, "least": least, "change": change,
+            "trend": trend, "trend_size": (TREND_WIDTH, TREND_HEIGHT), "above": above, "scale": SCALE,
+            "start": START, "etag": etag("ladder", version), "night": night}
+
+
+@bp.get("/ladder")
+def index():
+    context = ladder_context()
+    return render_template("ladder.html", form=ProvisionalForm(formdata=None, provisional=context["least"]),
+                           most=PROVISIONAL_MOST, wide=False, **context)
+
+
+@bp.get("/ladder/print")
+def printable():
+    return render_template("ladder_print.html", wide=True, **ladder_context())
+
+
+@bp.get("/ladder/big")
+def big():
+    return render_template("ladder_big.html", wide=True, every=SHOWING_EVERY_MS, **ladder_context())
+
+
+@bp.get("/ladder/live")
+def live():
+    return followed("ladder", lambda: render_template("_ladder_region.html", wide=True, **ladder_context()))
+
+
+@bp.get("/ladder.csv")
+def ladder_csv():
+    context = ladder_context()
+    names, change = context["book"].names, context["change"]
+
+    def row(rank, rated):
+        moved = change(rated)
+        return [rank, names[rated.player], rated.rating, rated.matches, rated.won, rated.last,
+                "" if moved is None else moved]
+
+    rows = [["rank", "name", "rating", "finished matches", "won", "last played", "change tonight"]]
+    rows += [row(rung.rank, rung.rated) for rung in context["rungs"]]
+    rows += [row("provisional", rated) for rated in context["provisional"]]
+    return Response(csv_text(rows), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="gin-ledger-ladder.csv"'})
+
+
+@bp.post("/ladder/provisional")
+def provisional():
+    form = ProvisionalForm()
+    if not form.validate_on_submit():
+        reasons = form.errors.get("provisional") or [gettext("The form had expired; nothing was changed.")]
+        flash(gettext("Provisional count: %(reason)s", reason=" ".join(map(str, reasons))), "error")
+        return redirect(url_for("ladder.index", _anchor="provisional"))
+    try:
+        club.set_provisional_count(get_db(), form.provisional.data, table=table_id())
+    except MatchError as error:
+        flash(gettext("Provisional count: %(reason)s", reason=translated(error)), "error")
+    else:
+        flash(gettext("Players with fewer than %(count)s finished matches are now listed as provisional.",
+                      count=form.provisional.data))
+    return redirect(url_for("ladder.index", _anchor="provisional"))
+
+
+# --------------------------------------------------------------------------
+# Tonight
+# --------------------------------------------------------------------------
+
+def ticked() -> list[int]:
+    """The players ticked in as here (?here=<id>, repeated), as ids; anything else is left out."""
+    return [int(value) for value in request.args.getlist("here") if value.isascii() and value.isdigit()
+            and len(value) < 19]
+
+
+def tonight_context() -> dict:
+    db = get_db()
+    version = club.table_version(db, table=table_id())
+    book = table_book(version)
+    night, matches = table_night()
+    players = storage.players_summary(db, table=table_id())
+    ids = {row["name"]: row["id"] for row in players}
+    names = {row["id"]: row["name"] for row in players}
+    language = current_language()
+    came = {ids[name] for name in night.names if name in ids}  # whoever played tonight is here
+    here = came | {i for i in ticked() if i in names}
+    ratings = {player: book.rated[player].rating if player in book.rated else START for player in here}
+    busy = {ids[name] for name in night.playing if name in ids}
+    met = {frozenset(ids[name] for name in pair) for pair in night.met if all(name in ids for name in pair)}
+    suggested = pairings(ratings, busy, met)
+    by_id = {stored.id: stored for stored in matches}
+    return {"night": night, "lines": tallies(night.matches, lambda name: name_key(name, language)),
+            "played": [by_id[played.id] for played in reversed(night.matches)],
+            "suggested": suggested, "ratings": ratings, "names": names, "ids": ids,
+            "busy": sorted((names[i] for i in busy), key=lambda name: name_key(name, language)),
+            "here": sorted(here, key=lambda i: name_key(names[i], language)),
+            "ticked": [i for i in ticked() if i in names],
+            "others": [row for row in sorted(players, key=lambda row: name_key(row["name"], language))
+                       if row["id"] not in came],
+            "form": PairForm(formdata=None), "etag": etag("tonight", version)}
+
+
+@bp.get("/tonight")
+def night():
+    return render_template("tonight.html", every=SHOWING_EVERY_MS, **tonight_context())
+
+
+@bp.get("/tonight/live")
+def night_live():
+    return followed("tonight", lambda: render_template("_tonight_region.html", **tonight_context()))
+
+
+@bp.post("/tonight/start")
+def start():
+    """One tap on a suggested pairing: a new match of the two, with the rules of the table's latest match."""
+    form = PairForm()
+    back = redirect(url_for("ladder.night", here=ticked() or None))
+    if not form.validate_on_submit():
+        flash(gettext("The form had expired; nothing was changed."), "error")
+        return back
+    db = get_db()
+    names = {row["id"]: row["name"] for row in storage.players_summary(db, table=table_id())}
+    try:
+        one, two = check_pair(*form.pair(), names)
+    except PairingRefused as refusal:
+        flash(translated(refusal), "error")
+        return back
+    game_format, rules, stake = club.table_rules(db, table=table_id())
+    players = (names[one], names[two])
+    match = Match(players, game_format, random.SystemRandom().choice(players), rules)
+    match_id = storage.create_match(db, match, stake, table=table_id())
+    flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=players[0], two=players[1],
+                  dealer=match.dealer))
+    return redirect(url_for("matches.show", match_id=match_id))
