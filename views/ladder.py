@@ -29,7 +29,7 @@ from . import summary
 from .db import get_db, match_cache
 from .following import SHOWING_EVERY_MS
 from .forms import Form, Most, whole
-from .i18n import current_language, translated
+from .i18n import current_language, number, signed, translated
 from .players import name_key
 from .quiet_polls import not_modified, unchanged
 from .scope import table_id
@@ -63,6 +63,11 @@ class Book:
     rated: MappingProxyType  # player id -> Rated
     names: MappingProxyType  # player id -> name
     size: int = 0  # what the page cache counts it as (views/pages.entry_size)
+
+
+def rating_text(value: int) -> str:
+    """A rating as the page writes it: a true minus below 0 (as a net), no sign above."""
+    return signed(value) if value < 0 else number(value)
 
 
 def table_book(version: tuple) -> Book:
@@ -131,7 +136,7 @@ def ladder_context() -> dict:
     above = {rung.rated.player: rungs[index - 1].rated.player for index, rung in enumerate(rungs) if index}
     return {"book": book, "rungs": rungs, "provisional": provisional, "least": least, "change": change,
             "trend": trend, "trend_size": (TREND_WIDTH, TREND_HEIGHT), "above": above, "scale": SCALE,
-            "start": START, "etag": etag("ladder", version), "night": night}
+            "start": START, "etag": etag("ladder", version), "night": night, "rating_text": rating_text}
 
 
 @bp.get("/ladder")
@@ -224,7 +229,7 @@ def tonight_context() -> dict:
             "ticked": [i for i in ticked() if i in names],
             "others": [row for row in sorted(players, key=lambda row: name_key(row["name"], language))
                        if row["id"] not in came],
-            "form": PairForm(formdata=None), "etag": etag("tonight", version)}
+            "form": PairForm(formdata=None), "etag": etag("tonight", version), "rating_text": rating_text}
 
 
 @bp.get("/tonight")
