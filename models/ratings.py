@@ -16,7 +16,7 @@ his rating, and two merged spellings are one player with one rating.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from openskill.models import PlackettLuce
@@ -58,18 +58,16 @@ class Rated:
     mu: float
     sigma: float
     points: tuple[Point, ...]
+    rating: int = field(init=False)  # shown(mu, sigma)
+    won: int = field(init=False)  # how many of his matches he won
 
-    @property
-    def rating(self) -> int:
-        return shown(self.mu, self.sigma)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rating", shown(self.mu, self.sigma))
+        object.__setattr__(self, "won", sum(point.won for point in self.points))
 
     @property
     def matches(self) -> int:
         return len(self.points)
-
-    @property
-    def won(self) -> int:
-        return sum(point.won for point in self.points)
 
     @property
     def last(self) -> str:
@@ -77,8 +75,10 @@ class Rated:
 
     def rating_before(self, moment: str) -> int:
         """What he showed before `moment` (ISO text): after his last match finished earlier, else START."""
-        before = [point.rating for point in self.points if point.finished < moment]
-        return before[-1] if before else START
+        for point in reversed(self.points):  # newest first: tonight's few are passed over
+            if point.finished < moment:
+                return point.rating
+        return START
 
     def trend(self, most: int = TREND_POINTS) -> tuple[int, ...]:
         """The rating before his last `most` matches, then after each of them."""
@@ -99,19 +99,19 @@ def in_order(results: Iterable[Result]) -> list[Result]:
 
 def rate(results: Iterable[Result]) -> Mapping[int, Rated]:
     """Every rated player by id: the fold of `results` in the order they finished. Read-only, so a cache may share it."""
-    beliefs: dict[int, tuple[float, float]] = {}
+    beliefs: dict = {}  # player id -> his openskill rating object after his latest match (the model returns new ones)
     points: dict[int, list[Point]] = {}
     for result in in_order(results):
         if result.winner == result.loser:
             raise ValueError(f"match {result.match_id} has one player on both sides")
-        teams = [[MODEL.rating(mu=mu, sigma=sigma)]
-                 for mu, sigma in (beliefs.get(player, (MODEL.mu, MODEL.sigma)) for player in (result.winner, result.loser))]
+        teams = [[beliefs.get(player) or MODEL.rating()] for player in (result.winner, result.loser)]
         [[winner], [loser]] = MODEL.rate(teams, ranks=[1, 2])
         for player, after, won in ((result.winner, winner, True), (result.loser, loser, False)):
-            beliefs[player] = (after.mu, after.sigma)
+            beliefs[player] = after
             points.setdefault(player, []).append(
                 Point(result.match_id, result.finished, shown(after.mu, after.sigma), won))
-    return MappingProxyType({player: Rated(player, *beliefs[player], tuple(points[player])) for player in beliefs})
+    return MappingProxyType({player: Rated(player, after.mu, after.sigma, tuple(points[player]))
+                             for player, after in beliefs.items()})
 
 
 @dataclass(frozen=True)

@@ -196,3 +196,21 @@ def test_the_pages_speak_czech(client, ledger):
     for address in ("/ladder", "/tonight", "/ladder/print", "/ladder/big"):
         page = client.get(address + ("&" if "?" in address else "?") + "lang=cs")
         assert page.status_code == 200 and '<html lang="cs"' in page.get_data(as_text=True)
+
+
+def test_the_kept_ladder_follows_every_write_the_setting_and_the_language(client, ledger):
+    club(ledger)
+    assert "Žebříček" not in words(client.get("/ladder"))
+    assert "Pořadí" in words(client.get("/ladder?lang=cs"))
+    client.get("/ladder?lang=en")
+    storage.rename_player(ledger, "Ben", "Benedikt", table=HOME)
+    said = words(client.get("/ladder"))
+    assert "Benedikt" in said and "Ben " not in said
+    ana = storage.player_named(ledger, "Ana", table=HOME)["id"]
+    stored = storage.matches_of(ledger, "Ana", table=HOME)[0]
+    storage.delete_match(ledger, stored.id, table=HOME)
+    assert [row[3] for row in ladder_rows(client) if row[1] == "Ana"] == ["5"]
+    with immediate(ledger):
+        ledger.execute("UPDATE play_table SET provisional = 6 WHERE id = ?", (HOME,))
+    assert "provisional-head" in client.get("/ladder").get_data(as_text=True).split("Benedikt")[0]
+    assert f'href="/players/{ana}"' in client.get("/ladder/big").get_data(as_text=True)

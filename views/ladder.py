@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from types import MappingProxyType
 
 from flask import Blueprint, Response, current_app, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext as _l
+from markupsafe import Markup
 from wtforms import HiddenField
 
 from models import caches, club, storage
@@ -31,6 +33,7 @@ from .following import SHOWING_EVERY_MS
 from .forms import Form, Most, whole
 from .i18n import current_language, number, signed, translated
 from .players import name_key
+from .pages import Part, request_part
 from .quiet_polls import not_modified, unchanged
 from .scope import table_id
 
@@ -63,6 +66,12 @@ class Book:
     rated: MappingProxyType  # player id -> Rated
     names: MappingProxyType  # player id -> name
     size: int = 0  # what the page cache counts it as (views/pages.entry_size)
+
+
+@lru_cache(maxsize=4096)
+def reading_key(name: str, language: str):
+    """A name's place in reading order (views/players.name_key), kept: a ladder sorts its 200 names on every GET."""
+    return name_key(name, language)
 
 
 def rating_text(value: int) -> str:
@@ -122,7 +131,7 @@ def ladder_context() -> dict:
     night, _ = table_night()
     since = night.start.isoformat(timespec="seconds") if night.start else None
     language = current_language()
-    rungs, provisional = ladder(book.rated.values(), least, lambda rated: name_key(book.names[rated.player], language))
+    rungs, provisional = ladder(book.rated.values(), least, lambda rated: reading_key(book.names[rated.player], language))
 
     def change(rated: Rated) -> int | None:
         """What his rating moved since the night began; None if he has not finished a match tonight."""
@@ -130,35 +139,52 @@ def ladder_context() -> dict:
             return None
         return rated.rating - rated.rating_before(since)
 
-    def trend(rated: Rated) -> str:
-        return trend_path(rated.trend(), TREND_WIDTH, TREND_HEIGHT)
+    def trend(values: tuple[int, ...]) -> str:
+        return trend_path(values, TREND_WIDTH, TREND_HEIGHT)
 
     above = {rung.rated.player: rungs[index - 1].rated.player for index, rung in enumerate(rungs) if index}
     return {"book": book, "rungs": rungs, "provisional": provisional, "least": least, "change": change,
             "trend": trend, "trend_size": (TREND_WIDTH, TREND_HEIGHT), "above": above, "scale": SCALE,
-            "start": START, "etag": etag("ladder", version), "night": night, "rating_text": rating_text}
+            "start": START, "etag": etag("ladder", version), "night": night, "rating_text": rating_text,
+            "version": version}
+
+
+def drawn_ladder(context: dict, wide: bool) -> Markup:
+    """The ladder's region, kept in the page cache by the table's version and what it shows of the request (its
+    language, address and day: "today 20:14"), the provisional count and the night's start: drawing 200 rows
+    costs far more than the ratings kept beside it (BENCHMARKS.md, "The ladder")."""
+    since = context["night"].start
+    key = ("ladder", table_id(), context["version"], context["least"], since, wide, request_part())
+    cache = current_app.extensions[caches.EXTENSION].pages
+    found = cache.get(key)
+    if not isinstance(found, Part):
+        found = Part(render_template("_ladder_region.html", wide=wide, **context))
+        cache.put(key, found)
+    return Markup(found.html)
 
 
 @bp.get("/ladder")
 def index():
     context = ladder_context()
     return render_template("ladder.html", form=ProvisionalForm(formdata=None, provisional=context["least"]),
-                           most=PROVISIONAL_MOST, wide=False, **context)
+                           most=PROVISIONAL_MOST, region=drawn_ladder(context, False), **context)
 
 
 @bp.get("/ladder/print")
 def printable():
-    return render_template("ladder_print.html", wide=True, **ladder_context())
+    context = ladder_context()
+    return render_template("ladder_print.html", region=drawn_ladder(context, True), **context)
 
 
 @bp.get("/ladder/big")
 def big():
-    return render_template("ladder_big.html", wide=True, every=SHOWING_EVERY_MS, **ladder_context())
+    context = ladder_context()
+    return render_template("ladder_big.html", every=SHOWING_EVERY_MS, region=drawn_ladder(context, True), **context)
 
 
 @bp.get("/ladder/live")
 def live():
-    return followed("ladder", lambda: render_template("_ladder_region.html", wide=True, **ladder_context()))
+    return followed("ladder", lambda: drawn_ladder(ladder_context(), True))
 
 
 @bp.get("/ladder.csv")
@@ -221,13 +247,13 @@ def tonight_context() -> dict:
     met = {frozenset(ids[name] for name in pair) for pair in night.met if all(name in ids for name in pair)}
     suggested = pairings(ratings, busy, met)
     by_id = {stored.id: stored for stored in matches}
-    return {"night": night, "lines": tallies(night.matches, lambda name: name_key(name, language)),
+    return {"night": night, "lines": tallies(night.matches, lambda name: reading_key(name, language)),
             "played": [by_id[played.id] for played in reversed(night.matches)],
             "suggested": suggested, "ratings": ratings, "names": names, "ids": ids,
-            "busy": sorted((names[i] for i in busy), key=lambda name: name_key(name, language)),
-            "here": sorted(here, key=lambda i: name_key(names[i], language)),
+            "busy": sorted((names[i] for i in busy), key=lambda name: reading_key(name, language)),
+            "here": sorted(here, key=lambda i: reading_key(names[i], language)),
             "ticked": [i for i in ticked() if i in names],
-            "others": [row for row in sorted(players, key=lambda row: name_key(row["name"], language))
+            "others": [row for row in sorted(players, key=lambda row: reading_key(row["name"], language))
                        if row["id"] not in came],
             "form": PairForm(formdata=None), "etag": etag("tonight", version), "rating_text": rating_text}
 
