@@ -30,6 +30,20 @@ def table_version(conn: sqlite3.Connection, *, table: int) -> tuple:
     return (row[2], int(row[0]), int(row[1]))
 
 
+def results_version(conn: sqlite3.Connection, *, table: int) -> tuple:
+    """What the table's finished matches are at, the only ones the ratings read: the epoch, and over the finished
+    matches not deleted their count, the sum of their ids and the sum of their versions. A hand saved in a match
+    still being played leaves it as it is; any write that changes what the ratings read changes it: a write to
+    a finished match bumps its version (versions only grow), and a match that finishes, opens again, is deleted
+    or restored enters or leaves the set, which a write of one match's hands always changes the count of. The same
+    matches at the same versions read the same, so a value met again (a match finished, then opened again) keys
+    the same ratings."""
+    row = conn.execute("SELECT COUNT(*), COALESCE(SUM(id), 0), COALESCE(SUM(version), 0),"
+                       " (SELECT value FROM epoch WHERE id = 1) FROM match"
+                       " WHERE table_id = ? AND finished IS NOT NULL AND deleted IS NULL", (table,)).fetchone()
+    return (row[3], int(row[0]), int(row[1]), int(row[2]))
+
+
 def player_ids(conn: sqlite3.Connection, *, table: int) -> dict[str, int]:
     """The table's players, name -> id (a name is one player within a table)."""
     return {row["name"]: row["id"] for row in conn.execute("SELECT id, name FROM player WHERE table_id = ?", (table,))}

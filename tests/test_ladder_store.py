@@ -93,3 +93,36 @@ def test_a_suggested_match_takes_the_rules_of_the_tables_latest_match(ledger):
     assert table_rules(ledger, table=HOME) == ("hollywood", PRESETS["classic"], None)
     storage.create_match(ledger, Match(("Ana", "Ben"), "single", "Ana", rules=PRESETS["modern"]), table=HOME)
     assert table_rules(ledger, table=HOME) == ("single", PRESETS["modern"], None)
+
+
+def test_the_ratings_version_moves_with_the_finished_matches_only(ledger):
+    from models.club import results_version
+
+    done = storage.create_match(ledger, single("Ana", "Ben", "Ana", "Ana"), table=HOME)
+    playing = storage.create_match(ledger, single("Ana", "Cyril"), table=HOME)
+    first = results_version(ledger, table=HOME)
+    seen = {first}
+
+    def moved() -> bool:
+        now = results_version(ledger, table=HOME)
+        fresh = now not in seen
+        seen.add(now)
+        return fresh
+
+    storage.add_hand(ledger, playing, gin("Cyril"), table=HOME)
+    assert not moved()  # a hand of a match still being played changes no rating
+    storage.add_hand(ledger, playing, gin("Cyril"), table=HOME)
+    assert moved()  # it finished
+    stored = storage.get_match(ledger, playing, table=HOME)
+    storage.delete_hand(ledger, playing, 2, stored.version, table=HOME)
+    assert results_version(ledger, table=HOME) == first  # open again: the same finished matches as then
+    stored = storage.get_match(ledger, done, table=HOME)
+    storage.replace_hand(ledger, done, 1, Hand(KNOCK, knocker="Ana", knocker_deadwood=2, opponent_deadwood=60),
+                         stored.version, table=HOME)
+    assert moved()  # a finished match edited
+    storage.delete_match(ledger, done, table=HOME)
+    assert moved()
+    storage.restore_match(ledger, done, table=HOME)
+    assert moved()
+    storage.rename_player(ledger, "Ben", "Benedikt", table=HOME)
+    assert moved()

@@ -2,8 +2,9 @@
 tonight across every match of the table, with the next pairings and one tap to start one.
 
 The figures come from models/ratings.py, models/night.py and models/pairing.py; storage from
-models/club.py. The ratings of a table are kept (views/pages.py's cache, under its bound) by the
-table's version (models/club.table_version): any write about its matches makes another key.
+models/club.py. The ratings of a table are kept (views/pages.py's cache, under its bound) by the version of its
+finished matches (models/club.results_version): any write that changes what they read makes another key, and a
+hand saved in a match still being played does not.
 """
 from __future__ import annotations
 
@@ -100,14 +101,13 @@ def table_night() -> tuple[Night, list[storage.StoredMatch]]:
 
 
 def etag(what: str, version: tuple) -> str:
-    epoch, count, total = version
-    return f'"{what}-{table_id()}-{epoch}-{count}-{total}"'
+    return '"' + "-".join(map(str, (what, table_id(), *version))) + '"'
 
 
-def followed(what: str, draw):
-    """The live region `draw()` draws, or "nothing new" while the table's matches are as the page shows them
-    (the match page's follow, static/app.js: X-Sheet names the ETag shown)."""
-    tag = etag(what, club.table_version(get_db(), table=table_id()))
+def followed(what: str, version: tuple, draw):
+    """The live region `draw()` draws, or "nothing new" while `version` is what the page shows (the match page's
+    follow, static/app.js: X-Sheet names the ETag shown)."""
+    tag = etag(what, version)
     asked = request.headers.get("If-None-Match", "")
     if tag in asked:
         return make_response("", 304, not_modified(tag))
@@ -125,7 +125,7 @@ def followed(what: str, draw):
 
 def ladder_context() -> dict:
     db = get_db()
-    version = club.table_version(db, table=table_id())
+    version = club.results_version(db, table=table_id())
     book = table_book(version)
     least = club.provisional_count(db, table=table_id())
     night, _ = table_night()
@@ -150,7 +150,7 @@ def ladder_context() -> dict:
 
 
 def drawn_ladder(context: dict, wide: bool) -> Markup:
-    """The ladder's region, kept in the page cache by the table's version and what it shows of the request (its
+    """The ladder's region, kept in the page cache by its ratings' version and what it shows of the request (its
     language, address and day: "today 20:14"), the provisional count and the night's start: drawing 200 rows
     costs far more than the ratings kept beside it (BENCHMARKS.md, "The ladder")."""
     since = context["night"].start
@@ -184,7 +184,8 @@ def big():
 
 @bp.get("/ladder/live")
 def live():
-    return followed("ladder", lambda: drawn_ladder(ladder_context(), True))
+    return followed("ladder", club.results_version(get_db(), table=table_id()),
+                    lambda: drawn_ladder(ladder_context(), True))
 
 
 @bp.get("/ladder.csv")
@@ -234,7 +235,7 @@ def ticked() -> list[int]:
 def tonight_context() -> dict:
     db = get_db()
     version = club.table_version(db, table=table_id())
-    book = table_book(version)
+    book = table_book(club.results_version(db, table=table_id()))
     night, matches = table_night()
     players = storage.players_summary(db, table=table_id())
     ids = {row["name"]: row["id"] for row in players}
@@ -265,7 +266,8 @@ def night():
 
 @bp.get("/tonight/live")
 def night_live():
-    return followed("tonight", lambda: render_template("_tonight_region.html", **tonight_context()))
+    return followed("tonight", club.table_version(get_db(), table=table_id()),
+                    lambda: render_template("_tonight_region.html", **tonight_context()))
 
 
 @bp.post("/tonight/start")
