@@ -50,8 +50,9 @@ def player_ids(conn: sqlite3.Connection, *, table: int) -> dict[str, int]:
 
 
 def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, *,
-                     table: int) -> tuple[list[Result], dict[int, str]]:
-    """Every finished match of the table that folds, as the ratings read it (players by id), and the names by id.
+                     table: int) -> tuple[list[Result], dict[int, str], tuple | None]:
+    """Every finished match of the table that folds, as the ratings read it (players by id), the names by id, and
+    the `results_version` of the matches read (None for none): what was read is true of exactly that version.
 
     Matches carry their players' names; the ids are read around them, and read again if a rename or a merge
     came between (the names then differ), so a result never names a player by someone else's id."""
@@ -60,7 +61,10 @@ def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, 
         matches = matches_where(conn, "m.finished IS NOT NULL", (), "m.finished", -1, cache, table=table)
         after = player_ids(conn, table=table)
         if before == after and all(name in after for stored in matches for name in stored.match.players):
-            return [result_of(stored, after) for stored in matches if rated(stored)], {i: n for n, i in after.items()}
+            version = (matches[0].epoch, len(matches), sum(m.id for m in matches),
+                       sum(m.version for m in matches)) if matches else None
+            results = [result_of(stored, after) for stored in matches if rated(stored)]
+            return results, {i: n for n, i in after.items()}, version
     raise RuntimeError("the players changed under five reads in a row")
 
 

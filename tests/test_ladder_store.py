@@ -32,7 +32,7 @@ def ledger(database):
 
 
 def ratings(conn):
-    results, names = finished_results(conn, table=HOME)
+    results, names, _ = finished_results(conn, table=HOME)
     return {names[player]: rated for player, rated in rate(results).items()}
 
 
@@ -126,3 +126,4 @@ def test_the_ratings_version_moves_with_the_finished_matches_only(ledger):
     assert moved()
     storage.rename_player(ledger, "Ben", "Benedikt", table=HOME)
     assert moved()
+    assert finished_results(ledger, table=HOME)[2] == results_version(ledger, table=HOME)  # what was read is keyed so

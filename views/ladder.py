@@ -66,6 +66,7 @@ class Book:
 
     rated: MappingProxyType  # player id -> Rated
     names: MappingProxyType  # player id -> name
+    version: tuple | None  # the results_version of the matches read (None: there were none)
     size: int = 0  # what the page cache counts it as (views/pages.entry_size)
 
 
@@ -81,14 +82,17 @@ def rating_text(value: int) -> str:
 
 
 def table_book(version: tuple) -> Book:
-    key = ("ratings", table_id(), version)
+    """The table's ratings at `version` (club.results_version, read just now). What is computed is kept under
+    the version of the matches it read, which a write coming between makes newer: it is found by a later
+    request at that version, never by one at another."""
     cache = current_app.extensions[caches.EXTENSION].pages
-    found = cache.get(key)
+    found = cache.get(("ratings", table_id(), version))
     if not isinstance(found, Book):
-        results, names = club.finished_results(get_db(), match_cache(), table=table_id())
+        results, names, read = club.finished_results(get_db(), match_cache(), table=table_id())
         rated, names = rate(results), MappingProxyType(names)
-        found = Book(rated, names, caches.approximate_size((rated, names)))
-        cache.put(key, found)
+        found = Book(rated, names, read, caches.approximate_size((rated, names)))
+        if read is not None:
+            cache.put(("ratings", table_id(), read), found)
     return found
 
 
@@ -145,16 +149,18 @@ def ladder_context() -> dict:
     above = {rung.rated.player: rungs[index - 1].rated.player for index, rung in enumerate(rungs) if index}
     return {"book": book, "rungs": rungs, "provisional": provisional, "least": least, "change": change,
             "trend": trend, "trend_size": (TREND_WIDTH, TREND_HEIGHT), "above": above, "scale": SCALE,
-            "start": START, "etag": etag("ladder", version), "night": night, "rating_text": rating_text,
-            "version": version}
+            "start": START, "etag": etag("ladder", version), "night": night, "rating_text": rating_text}
 
 
 def drawn_ladder(context: dict, wide: bool) -> Markup:
     """The ladder's region, kept in the page cache by its ratings' version and what it shows of the request (its
     language, address and day: "today 20:14"), the provisional count and the night's start: drawing 200 rows
     costs far more than the ratings kept beside it (BENCHMARKS.md, "The ladder")."""
+    version = context["book"].version
+    if version is None:  # no finished match: nothing worth keeping
+        return Markup(render_template("_ladder_region.html", wide=wide, **context))
     since = context["night"].start
-    key = ("ladder", table_id(), context["version"], context["least"], since, wide, request_part())
+    key = ("ladder", table_id(), version, context["least"], since, wide, request_part())
     cache = current_app.extensions[caches.EXTENSION].pages
     found = cache.get(key)
     if not isinstance(found, Part):
