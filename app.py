@@ -189,11 +189,12 @@ def register_views(app: Flask) -> None:
     from views.history import history
     from views.live import live, readonly
     from views.site import pwa, template_globals
+    from views.club import ladder
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
-    for part in (matches, hands, history, exports, players, live, cards, preview):
+    for part in (matches, hands, history, exports, players, live, cards, preview, ladder):
         app.register_blueprint(part.bp, url_prefix=prefix)
     app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/live/readonly.py)
     if hosted:

@@ -1,0 +1,104 @@
+"""A table as a club: what its ladder and its nights read from storage, and the one setting they keep.
+
+The ratings are not stored (models/game/ratings.py folds them); this module reads the finished matches
+with their players' ids, the table's version (what a kept ladder is keyed by), the table's
+provisional count, and the rules a suggested match starts with.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from decimal import Decimal
+
+from models.errors import N_, MatchError
+from models.game.hand import other
+from models.game.ratings import PROVISIONAL_MOST, Result
+from models.game.rules import PRESETS, Rules, rules_from
+from models.game.stakes import Stake
+
+from .connection import immediate
+from .match_cache import MatchCache
+from .match_rows import StoredMatch
+from .matches import matches_where
+
+
+def table_version(conn: sqlite3.Connection, *, table: int) -> tuple:
+    """What every match of the table is at: the epoch, how many match rows it has (deleted ones too) and the sum of
+    their versions. Every write a page could show bumps a touched match's version (models/work.py) and
+    versions only grow, so any write about the table's matches (a hand, a delete or restore, a rename or
+    merge, which touch every match of the player) gives another value."""
+    row = conn.execute("SELECT COUNT(*), COALESCE(SUM(version), 0), (SELECT value FROM epoch WHERE id = 1)"
+                       " FROM match WHERE table_id = ?", (table,)).fetchone()
+    return (row[2], int(row[0]), int(row[1]))
+
+
+def results_version(conn: sqlite3.Connection, *, table: int) -> tuple:
+    """What the table's finished matches are at, the only ones the ratings read: the epoch, and over the finished
+    matches not deleted their count, the sum of their ids and the sum of their versions. A hand saved in a match
+    still being played leaves it as it is; any write that changes what the ratings read changes it: a write to
+    a finished match bumps its version (versions only grow), and a match that finishes, opens again, is deleted
+    or restored enters or leaves the set, which a write of one match's hands always changes the count of. The same
+    matches at the same versions read the same, so a value met again (a match finished, then opened again) keys
+    the same ratings."""
+    row = conn.execute("SELECT COUNT(*), COALESCE(SUM(id), 0), COALESCE(SUM(version), 0),"
+                       " (SELECT value FROM epoch WHERE id = 1) FROM match"
+                       " WHERE table_id = ? AND finished IS NOT NULL AND deleted IS NULL", (table,)).fetchone()
+    return (row[3], int(row[0]), int(row[1]), int(row[2]))
+
+
+def player_ids(conn: sqlite3.Connection, *, table: int) -> dict[str, int]:
+    """The table's players, name -> id (a name is one player within a table)."""
+    return {row["name"]: row["id"] for row in conn.execute("SELECT id, name FROM player WHERE table_id = ?", (table,))}
+
+
+def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, *,
+                     table: int) -> tuple[list[Result], dict[int, str], tuple | None]:
+    """Every finished match of the table that folds, as the ratings read it (players by id), the names by id, and
+    the `results_version` of the matches read (None for none): what was read is true of exactly that version.
+
+    Matches carry their players' names; the ids are read around them, and read again if a rename or a merge
+    came between (the names then differ), so a result never names a player by someone else's id."""
+    for _ in range(5):
+        before = player_ids(conn, table=table)
+        matches = matches_where(conn, "m.finished IS NOT NULL", (), "m.finished", -1, cache, table=table)
+        after = player_ids(conn, table=table)
+        if before == after and all(name in after for stored in matches for name in stored.match.players):
+            version = (matches[0].epoch, len(matches), sum(m.id for m in matches),
+                       sum(m.version for m in matches)) if matches else None
+            results = [result_of(stored, after) for stored in matches if rated(stored)]
+            return results, {i: n for n, i in after.items()}, version
+    raise RuntimeError("the players changed under five reads in a row")
+
+
+def rated(stored: StoredMatch) -> bool:
+    """A match rates its players once its fold says it is over; one that no longer folds rates nobody."""
+    return stored.refusal is None and stored.sheet().finished
+
+
+def result_of(stored: StoredMatch, ids: dict[str, int]) -> Result:
+    sheet = stored.sheet()
+    winner = sheet.winner
+    return Result(stored.id, stored.finished, ids[winner], ids[other(sheet.players, winner)])
+
+
+def provisional_count(conn: sqlite3.Connection, *, table: int) -> int:
+    return conn.execute("SELECT provisional FROM play_table WHERE id = ?", (table,)).fetchone()[0]
+
+
+def set_provisional_count(conn: sqlite3.Connection, count: int, *, table: int) -> None:
+    """Players with fewer finished matches than `count` are listed apart; out of bounds is refused, nothing kept."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= PROVISIONAL_MOST:
+        raise MatchError("provisional", N_("must be a whole number from {low} to {high}"), low=0, high=PROVISIONAL_MOST)
+    with immediate(conn):  # a table's setting: no match shows it
+        conn.execute("UPDATE play_table SET provisional = ? WHERE id = ?", (count, table))
+
+
+def table_rules(conn: sqlite3.Connection, *, table: int) -> tuple[str, Rules, Stake | None]:
+    """The rules a suggested match starts with: those of the table's latest match (its format, rules and stake),
+    else a Hollywood match of the classic preset, for nothing."""
+    row = conn.execute("SELECT format, rules, stake, currency FROM match WHERE table_id = ? AND deleted IS NULL"
+                       " ORDER BY created DESC, id DESC LIMIT 1", (table,)).fetchone()
+    if row is None:
+        return "hollywood", PRESETS["classic"], None
+    stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
+    return row["format"], rules_from(json.loads(row["rules"])), stake
