@@ -20,7 +20,7 @@ from models.game.match import Match
 from .match_cache import MatchCache
 from .players import player_id
 from models.game.stakes import Stake
-from .match_rows import MATCH_QUERY, StoredMatch, live_hand_rows, match_row, stored_match
+from .match_rows import MATCH_QUERY, StoredMatch, live_hand_rows, match_row, stored_in_work, stored_match
 from .tables import keep_preset
 from .work import unit_of_work
 
