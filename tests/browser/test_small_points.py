@@ -27,3 +27,18 @@ def test_a_forty_letter_name_breaks_inside_its_box_on_every_page(page, server):
         page.goto(path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= VIEWPORT["width"], f"{path} is {width}px wide"
+
+
+@pytest.mark.parametrize("lang", ["cs", "en", "sk", "sq"])
+def test_the_big_gin_tile_holds_its_words_as_tall_as_the_counts(page, server, lang):
+    """"Gin i madh", "Velký gin": the words inside the tile, which stays 44 px tall as the counts beside it."""
+    match_id = Client(server).import_match({"format": "hollywood", "players": ["Ana", "Ben"], "first_dealer": "Ana",
+                                            "hands": []})
+    page.goto(f"/matches/{match_id}?lang={lang}")
+    tile, words = page.locator("label[for=big_gin]").bounding_box(), page.locator("label[for=big_gin] .words").bounding_box()
+    count = page.locator("label[for=kd-10]").bounding_box()
+    assert tile["height"] <= 44.5 and count["height"] <= 44.5, (tile, count)  # the 44 px rows, not grown
+    assert tile["y"] <= words["y"] and words["y"] + words["height"] <= tile["y"] + tile["height"], (tile, words)
+    assert tile["x"] <= words["x"] and words["x"] + words["width"] <= tile["x"] + tile["width"], (tile, words)
+    page.locator("label[for=big_gin]").tap()
+    assert page.locator("#big_gin").is_checked()
