@@ -42,3 +42,25 @@ def test_the_big_gin_tile_holds_its_words_as_tall_as_the_counts(page, server, la
     assert tile["x"] <= words["x"] and words["x"] + words["width"] <= tile["x"] + tile["width"], (tile, words)
     page.locator("label[for=big_gin]").tap()
     assert page.locator("#big_gin").is_checked()
+
+
+LANGUAGE_NAMES = {"en": "English", "cs": "Čeština", "sk": "Slovenčina", "sq": "Shqip"}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_NAMES))
+def test_the_language_choice_is_one_tap_from_the_first_screen(page, server, lang):
+    hands = [{"winner": ("Ana", "Ben")[n % 2], "points": 3} for n in range(12)]  # a long page
+    match_id = Client(server).import_match({"format": "hollywood", "players": ["Ana", "Ben"], "first_dealer": "Ana",
+                                            "hands": hands})
+    page.goto(f"/matches/{match_id}?lang={lang}")
+    link = page.locator("header .lang-link")
+    expect(link).to_have_text(lang.upper())
+    box = link.bounding_box()
+    assert box and box["y"] + box["height"] <= VIEWPORT["height"] and box["x"] + box["width"] <= VIEWPORT["width"]
+    link.tap()
+    other = "cs" if lang == "en" else "en"
+    choice = page.locator(f"#langs a[hreflang={other}]")
+    expect(choice).to_be_in_viewport()
+    choice.tap()
+    expect(page.locator("html")).to_have_attribute("lang", other)
+    expect(page.locator(f"#langs [aria-current=true]")).to_have_text(LANGUAGE_NAMES[other])
