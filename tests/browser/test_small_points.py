@@ -64,3 +64,26 @@ def test_the_language_choice_is_one_tap_from_the_first_screen(page, server, lang
     choice.tap()
     expect(page.locator("html")).to_have_attribute("lang", other)
     expect(page.locator(f"#langs [aria-current=true]")).to_have_text(LANGUAGE_NAMES[other])
+
+
+NAMES_IN_CLOSED_BOXES = """() => [...document.querySelectorAll('.game.closed')].flatMap(box => {
+  const b = box.getBoundingClientRect();
+  return [...box.querySelectorAll('.who bdi, .badge .winner')].map(name => {
+    const range = document.createRange(); range.selectNodeContents(name);
+    const lines = [...range.getClientRects()];
+    return {name: name.textContent, lines: lines.length,
+            inside: lines.every(r => r.left >= b.left - 0.5 && r.right <= b.right + 0.5)};
+  });
+})"""
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_NAMES))
+def test_a_closed_games_box_keeps_each_name_on_one_line(page, server, lang):
+    match_id = Client(server).import_match({"format": "hollywood", "players": ["Katarzyna", "Bartholomew"],
+                                            "first_dealer": "Katarzyna",
+                                            "hands": [{"winner": "Katarzyna", "points": 110},
+                                                      {"winner": "Bartholomew", "points": 105}]})
+    page.goto(f"/matches/{match_id}?lang={lang}")
+    names = page.evaluate(NAMES_IN_CLOSED_BOXES)
+    assert len(names) == 6, names  # two boxes closed: both players' lines and the winner in the badge
+    assert all(n["lines"] == 1 and n["inside"] for n in names), names
