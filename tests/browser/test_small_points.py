@@ -87,3 +87,36 @@ def test_a_closed_games_box_keeps_each_name_on_one_line(page, server, lang):
     names = page.evaluate(NAMES_IN_CLOSED_BOXES)
     assert len(names) == 6, names  # two boxes closed: both players' lines and the winner in the badge
     assert all(n["lines"] == 1 and n["inside"] for n in names), names
+
+
+WAITING = {"en": "Waiting to send hand 3…", "cs": "Kolo 3 čeká na odeslání…", "sk": "Kolo 3 čaká na odoslanie…",
+           "sq": "Raundi 3 pret të dërgohet…"}
+
+
+@pytest.mark.parametrize("lang", sorted(WAITING))
+def test_waiting_to_send_keeps_the_pad_clear_of_the_save_bar(page, server, lang):
+    match_id = Client(server).import_match({"format": "hollywood", "players": ["Ana", "Ben"], "first_dealer": "Ana",
+                                            "hands": [{"winner": "Ana", "points": 18}]})
+    page.goto(f"/matches/{match_id}?lang={lang}")
+    form = page.locator("#hand-form")
+
+    def knock(count: str) -> None:
+        form.locator("label[for=knocker-2]").tap()
+        form.locator("label[for=kd-2]").tap()
+        for digit in count:
+            form.locator(f"[data-role=pad] [data-key='{digit}']").tap()
+        form.locator("button.save").tap()
+
+    knock("24")
+    page.wait_for_url("**#hand-2")  # a saved hand's message over the board
+    page.route("**/hands", lambda route: route.abort())  # the Wi-Fi gone: the save cannot be sent
+    knock("30")
+    note = page.locator("[data-role=waiting]")
+    expect(note).to_have_text(WAITING[lang])
+    page.wait_for_timeout(300)  # the note's own scroll, if any
+    bar = page.locator(".save-bar").bounding_box()
+    for key in ("7", "C"):  # the pad's second row
+        box = form.locator(f"[data-role=pad] [data-key='{key}']").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 0.5, (key, box, bar)
+    box = note.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT["height"], box
