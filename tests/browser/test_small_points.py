@@ -120,3 +120,19 @@ def test_waiting_to_send_keeps_the_pad_clear_of_the_save_bar(page, server, lang)
         assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 0.5, (key, box, bar)
     box = note.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT["height"], box
+
+
+def test_the_chart_legends_two_marks_are_drawn_as_their_lines(page, server):
+    """Solid for the first player, dashed for the second, as the race pictures draw them, on screen and paper."""
+    match_id = Client(server).import_match({"format": "hollywood", "players": ["Ana", "Ben"], "first_dealer": "Ana",
+                                            "hands": [{"winner": "Ana", "points": 18}, {"winner": "Ben", "points": 20}]})
+    page.goto(f"/matches/{match_id}")
+    for media in ("screen", "print"):
+        page.emulate_media(media=media)
+        marks = page.evaluate("""() => [...document.querySelectorAll('.races .legend .mark line')].map(l => {
+            const s = getComputedStyle(l), b = l.closest('svg').getBoundingClientRect();
+            return {dash: s.strokeDasharray, width: b.width}; })""")
+        lines = page.evaluate("""() => ['s1', 's2'].map(s => getComputedStyle(
+            document.querySelector('.races .chart .series.' + s)).strokeDasharray)""")
+        assert [m["dash"] for m in marks] == lines and lines[0] != lines[1], (media, marks, lines)
+        assert all(m["width"] >= 24 for m in marks), marks  # long enough to show the dashes
