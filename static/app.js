@@ -90,8 +90,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       list.push({ action: new URL(f.action, location.href).pathname, fields: fields });
       keep(key, list);
     }
-    var note = showWaiting();
-    if (note) note.scrollIntoView({ block: "center" });  // where a saved hand's message would be
+    // Where a saved hand's message would be, with the pad clear of the Save bar as after a save.
+    if (showWaiting()) fit(document.getElementById("main"));
     later();
   }
   function pageKeys() {  // the outboxes of the match on this page (its forms with a one-time id)
@@ -109,13 +109,16 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     pageKeys().forEach(function (key) {
       waiting(key).forEach(function (item) { lines.push(say(TEXTS.waiting, { number: field(item.fields, "number") || "?" })); });
     });
+    // In the place of the last save's message, which it outdates: the form below does not move down
+    // (its pad's second row would go under the Save bar).
+    var flashes = main.querySelector(".flashes");
+    if (flashes) flashes.hidden = lines.length > 0;
     if (!lines.length) { if (note) note.remove(); return; }
     if (!note) {
       note = document.createElement("p");
       note.className = "waiting";
       note.setAttribute("role", "status");
       note.setAttribute("data-role", "waiting");
-      var flashes = main.querySelector(".flashes");
       if (flashes) flashes.after(note); else main.prepend(note);
     }
     note.textContent = lines.join(" ");

@@ -166,7 +166,7 @@ def test_a_game_won_with_fewer_boxes_can_settle_against_its_winner(client):
     assert export(client, match_id)["result"]["games"][0]["settlement"]["net"] == -90
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "<strong>90</strong> to Ben, who had more boxes" in page
-    assert "Ana wins · −90" in page  # a true minus sign, not a hyphen
+    assert '<span class="winner">Ana</span> wins · −90' in page  # a true minus sign, not a hyphen
 
 
 def test_new_match_form_takes_every_setting(client):

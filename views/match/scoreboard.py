@@ -23,7 +23,7 @@ def game_box(game, players: tuple[str, str], target: int) -> Markup:
         to_target = page_text("to %(target)s", target=number(target))
         status = f'<p class="status">{to_target}</p>'
     else:
-        won = page_text("%(winner)s wins", winner=game.winner)
+        won = page_text("%(winner)s wins", winner=Markup('<span class="winner">%s</span>') % game.winner)
         status = f'<p class="status badge">{won} · {escape(signed(game.settlement.net))}</p>'
     # In the order it is seen (an open game's "to 100" beside its title, a won game's badge under the scores), so a
     # phone that paints the page before the parser reached the status does not see the scores pushed down after.
