@@ -172,13 +172,16 @@ def announce_addresses(app: Flask) -> None:
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
     from views import access, cards, exports, hands, history, live, matches, players, preview, pwa, readonly, tables, template_globals
+    from views import stream
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
-    for part in (matches, hands, history, exports, players, live, cards, preview):
+    stream.init_app(app)
+    for part in (matches, hands, history, exports, players, live, cards, preview, stream):
         app.register_blueprint(part.bp, url_prefix=prefix)
     app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/readonly.py)
+    app.register_blueprint(stream.view_bp)
     if hosted:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)

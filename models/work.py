@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from .connection import immediate, now
 from .errors import MatchError
 from .ledger import Sheet, score_sheet
+from .notifier import announce
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Work:
             if self.matches[match_id]:
                 self.fold(match_id)
             self.conn.execute("UPDATE match SET version = version + 1 WHERE id = ?", (match_id,))
+            announce(self.conn, match_id)
         self.closed = True
 
 
