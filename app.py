@@ -200,7 +200,10 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def security_headers(response):
-    """No inline script anywhere; same-origin referrers keep Flask-WTF's HTTPS check working."""
+    """No inline script anywhere; same-origin referrers keep Flask-WTF's HTTPS check working.
+    Only a page draws anything: an empty answer or a stream carries none of these."""
+    if response.status_code in (204, 304) or response.content_length == 0 or response.mimetype == "text/event-stream":
+        return response
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")

@@ -35,6 +35,7 @@ def test_a_stream_gets_a_save_from_another_process(app, client, server):
     reader = EventReader(server.base, f"/matches/{match_id}/stream?shown={before}")
     try:
         assert reader.status == 200 and "text/event-stream" in reader.headers
+        assert "content-security-policy" not in reader.headers
         assert reader.next_event()["event"] == "hello"
         save(client, match_id, 1)  # this process, not the server's
         got = reader.next_event()
@@ -136,3 +137,11 @@ def test_a_browser_not_logged_in_gets_no_stream_and_no_early_answer(app, client)
         quiet = stranger.get(f"/matches/{match_id}/live", headers={"X-Sheet": tag})
         assert quiet.status_code == 302 and "ETag" not in quiet.headers
         assert stranger.get(f"/matches/{match_id}/live", headers={"If-None-Match": tag}).status_code == 302
+
+
+def test_empty_answers_carry_no_page_headers(client):
+    match_id = new_match(client)
+    tag = shown_tag(client, f"/matches/{match_id}")
+    quiet = client.get(f"/matches/{match_id}/live", headers={"X-Sheet": tag})
+    assert quiet.data == b"" and "Content-Security-Policy" not in quiet.headers
+    assert "Content-Security-Policy" in client.get(f"/matches/{match_id}").headers
