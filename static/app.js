@@ -45,7 +45,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   // One POST; rejects when nothing reached the server (no network, or a proxy or the worker said 502/503/504).
   function post(action, fields) {
-    var body = new FormData();
+    var body = new URLSearchParams();  // URL-encoded: a multipart body costs the server a new pattern each time
     fields.forEach(function (p) { body.append(p[0], p[1]); });
     // X-Sheet: the version the live region shows, so a saved hand is answered with only what it lacks.
     var live = document.getElementById("live");
