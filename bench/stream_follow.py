@@ -68,7 +68,7 @@ def delaying_proxy(listen: int, target: int) -> None:
 
 
 def phone(browser, base: str):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base, bypass_csp=True)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})

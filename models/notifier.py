@@ -102,14 +102,9 @@ class Notifier:
             conn.execute(f"LISTEN {CHANNEL}")
             self.wake_all()  # what was committed while it was not listening
             while not self.stopped.is_set():
-                ids = set()
-                for notice in conn.notifies(timeout=1.0):
+                for notice in conn.notifies(timeout=1.0):  # each as it comes; the timeout only looks at `stopped`
                     if notice.payload.isdigit():
-                        ids.add(int(notice.payload))
-                    if len(ids) > 1000:
-                        break
-                if ids:
-                    self.wake(ids)
+                        self.wake((int(notice.payload),))
 
     def watch_file(self) -> None:
         from .connection import connect_file
