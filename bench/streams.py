@@ -142,6 +142,7 @@ class Table:
         self.sent: dict[str, tuple[float, float]] = {}  # tag -> (sent, answered)
         self.seen: dict[int, dict[str, float]] = {0: {}, 1: {}}
         self.hello = [False, False]
+        self.retries = 0
 
 
 async def new_table(http: Http) -> Table:
@@ -157,6 +158,18 @@ async def new_table(http: Http) -> Table:
 
 
 async def hold(port: int, table: Table, phone: int, stop: asyncio.Event) -> None:
+    """As a browser's EventSource: a stream refused or broken is opened again a second later (counted)."""
+    while not stop.is_set():
+        try:
+            await hold_once(port, table, phone, stop)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            pass
+        if not stop.is_set():
+            table.retries += 1
+            await asyncio.sleep(1)
+
+
+async def hold_once(port: int, table: Table, phone: int, stop: asyncio.Event) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(f"GET /matches/{table.match_id}/stream?shown={table.tag} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                  f"Accept: text/event-stream\r\n\r\n".encode())
@@ -242,7 +255,8 @@ async def run(port: int, pids, tables: int, seconds: float, pace: float) -> dict
     def pct(values, p):
         return round(1000 * sorted(values)[min(len(values) - 1, int(p * len(values)))], 1) if values else None
 
-    return {"tables": tables, "streams": 2 * tables, "hello": answered_hello, "saves": saves,
+    return {"tables": tables, "streams": 2 * tables, "hello": answered_hello,
+            "streams opened again": sum(t.retries for t in made), "saves": saves,
             "events missing": missing, "cpu s": round(used, 2), "seconds": round(elapsed, 1),
             "cpu per table (ms/s)": round(1000 * used / elapsed / tables, 4),
             "tables per core": int(tables * elapsed / used) if used else None,
