@@ -190,13 +190,16 @@ def register_views(app: Flask) -> None:
     from views.live import live, readonly
     from views.site import pwa, template_globals
     from views.club import ladder
+    from views.live import stream
 
     hosted = bool(app.config.get("HOSTED"))
     prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
-    for part in (matches, hands, history, exports, players, live, cards, preview, ladder):
+    stream.init_app(app)
+    for part in (matches, hands, history, exports, players, live, cards, preview, ladder, stream):
         app.register_blueprint(part.bp, url_prefix=prefix)
     app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/live/readonly.py)
+    app.register_blueprint(stream.view_bp)
     if hosted:
         app.register_blueprint(tables.bp)
         app.register_blueprint(access.table_bp, url_prefix=prefix)
@@ -215,7 +218,10 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def security_headers(response):
-    """No inline script anywhere; same-origin referrers keep Flask-WTF's HTTPS check working."""
+    """No inline script anywhere; same-origin referrers keep Flask-WTF's HTTPS check working.
+    Only a page draws anything: an empty answer or a stream carries none of these."""
+    if response.status_code in (204, 304) or response.content_length == 0 or response.mimetype == "text/event-stream":
+        return response
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")

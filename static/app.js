@@ -45,7 +45,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   // One POST; rejects when nothing reached the server (no network, or a proxy or the worker said 502/503/504).
   function post(action, fields) {
-    var body = new FormData();
+    var body = new URLSearchParams();  // URL-encoded: a multipart body costs the server a new pattern each time
     fields.forEach(function (p) { body.append(p[0], p[1]); });
     // X-Sheet: the version the live region shows, so a saved hand is answered with only what it lacks.
     var live = document.getElementById("live");
@@ -473,7 +473,23 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
             function () { delay = Math.min(delay * 2, 15000); })
       .then(schedule);
   }
-  function schedule() { clearTimeout(timer); timer = setTimeout(poll, delay); }
+  function schedule() { clearTimeout(timer); if (!source) timer = setTimeout(poll, delay); }
+  // Pushed: one held stream (views/stream.py) brings each change as it is committed, its id the version
+  // drawn; the browser reconnects by itself and names the last one. A stream refused (503: the server holds
+  // no more), or silent for 10 s (a proxy that buffers), gives way to the polls above.
+  var source = null;
+  function stream() {
+    if (!window.EventSource || !live || source) return;
+    var es = source = new EventSource(live.dataset.liveUrl.replace(/\/live$/, "/stream") + "?shown=" + encodeURIComponent(etag || ""));
+    var heard = setTimeout(giveUp, 10000);
+    function giveUp() { clearTimeout(heard); es.close(); if (source === es) { source = null; live.dataset.follow = "poll"; schedule(); } }
+    es.addEventListener("hello", function () { clearTimeout(heard); clearTimeout(timer); live.dataset.follow = "stream"; });
+    es.onerror = function () { if (es.readyState === EventSource.CLOSED) giveUp(); };
+    es.onmessage = function (e) {
+      if (source !== es || e.lastEventId === etag) return;
+      if (swap(e.data)) shown(e.lastEventId); else poll();  // a step for another version: ask for the whole
+    };
+  }
   // This phone saved a hand: the answer is the fragment a poll would bring, applied the same way.
   document.addEventListener("sheet-moved", function (e) {
     if (!live) return;
@@ -493,6 +509,8 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     QUIET_POLLS = Math.round(QUIET_MS / FAST);
     delay = FAST;
     quiet = 0;
+    if (source) { source.close(); source = null; }
+    stream();
     schedule();  // the region was drawn at this version an instant ago: the first ask can wait
   });
 })();

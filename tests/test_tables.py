@@ -166,7 +166,8 @@ def test_every_page_of_table_a_answers_its_own_browser(world, table_rules):
         if "GET" in rule.methods:
             answer = world["one"].get(fill(rule.rule, values))
             counts[answer.status] += 1
-            assert answer.status in (200, 302, 303, 400), (rule.rule, answer.status, answer.body[:300])
+            held = (503,) if rule.rule.endswith("/stream") else ()  # waitress holds no stream: the page polls
+            assert answer.status in (200, 302, 303, 400, *held), (rule.rule, answer.status, answer.body[:300])
     assert counts[200] >= 21, counts
 
 

@@ -24,6 +24,7 @@ from .connection import immediate, now
 from .match_rows import stored_in_work
 from models.errors import CommitUnknown, MatchError
 from models.game.ledger import Sheet, score_sheet
+from .notifier import announce
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Work:
             if self.matches[match_id]:
                 self.fold(match_id)
             self.conn.execute("UPDATE match SET version = version + 1 WHERE id = ?", (match_id,))
+            announce(self.conn, match_id)
         self.closed = True
 
 

@@ -2,8 +2,8 @@
 
 A phone follows every 2.5 s, a page that only shows the match every 5 s (views/live/following.py, follow_every;
 10 s after five quiet minutes); while nothing changed the answer is a 304 that costs one indexed SELECT and
-no fold. Polling suits waitress (a fixed pool of
-threads) better than server-sent events, which would hold a thread per follower.
+no fold. A page polls only where its event stream (views/live/stream.py) cannot open: under waitress, whose
+fixed pool of threads a held stream would take, or behind a proxy that buffers.
 """
 from __future__ import annotations
 

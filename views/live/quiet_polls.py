@@ -27,7 +27,8 @@ from models.storage.connection import connect
 MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
 VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
 BY_ID = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
-         " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND (? IS NULL OR t.key = ?)")
+         " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND (? IS NULL OR t.key = ?)"
+         " AND t.passphrase_hash IS NULL")  # behind a table's passphrase Flask asks for the login first
 BY_TOKEN = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
             " WHERE m.view_token = ? AND m.deleted IS NULL")
 # On PostgreSQL the same rows, and the database's identity beside them.
@@ -40,13 +41,16 @@ class QuietPolls:
         from views.site import db
 
         self.wsgi_app, self.path, self.hosted = wsgi_app, app.config["DATABASE"], hosted
+        # Behind the server's passphrase only the spectator's link (open to all) is answered here: a
+        # browser not logged in must not learn when a match moved on.
+        self.config = app.config
         self.pool, self.known = app.extensions[db.POOL], app.extensions[db.FILE]
         self.kept = threading.local()
 
     def current_tag(self, match, view) -> str | None:
         if match is not None:
             key = match.group("key")
-            if (key is None) == self.hosted:
+            if (key is None) == self.hosted or self.config.get("PASSPHRASE"):
                 return None
             query, params = BY_ID, (int(match.group("id")), key, key)
         else:

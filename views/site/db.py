@@ -191,6 +191,9 @@ def start_connection(app: Flask):
 
 def close_app(app: Flask) -> None:
     """Give back what the app holds of the database: its PostgreSQL pool, or its SQLite keeper."""
+    notifier = app.extensions.get("gin_ledger_notifier")  # views/live/stream.py
+    if notifier is not None:
+        notifier.stop()
     pool = app.extensions.get(POOL)
     if pool is not None:
         pool.close()

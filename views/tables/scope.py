@@ -15,7 +15,8 @@ def hosted() -> bool:
 
 
 # The spectator's link: the match's sheet, its live fragment and its big screen, all read-only and open.
-SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big", "readonly.sheet"})
+SPECTATOR_ENDPOINTS = frozenset({"readonly.view", "readonly.live", "readonly.big", "readonly.sheet",
+                                 "view_stream.view_stream"})
 
 
 def current_table() -> Table:

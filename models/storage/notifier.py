@@ -1,0 +1,145 @@
+"""Which matches moved on, told to the streams of this process (views/live/stream.py) whatever process wrote.
+
+One watcher per process, whatever the number of phones: on PostgreSQL a connection of its own that LISTENs
+(every unit of work NOTIFYs the matches it touched, delivered at its commit, `announce`); on SQLite one
+`PRAGMA data_version` a tick on a connection of its own, and only when it moved one SELECT of the versions
+of the matches its phones follow. A match nobody follows costs nothing; an idle table costs the database
+nothing between saves on PostgreSQL. A wake-up only says "look again": each stream reads the version
+itself, so a wake-up lost or doubled changes nothing a phone sees (it asks again at its heartbeat).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+from .address import POSTGRESQL, dialect_of, read_address
+
+CHANNEL = "gin_ledger_match"
+TICK_S = 0.1  # SQLite: how often the watcher asks whether any connection committed
+log = logging.getLogger(__name__)
+
+
+def announce(conn, match_id: int) -> None:
+    """Inside a unit of work: PostgreSQL tells every listening process at the commit (nothing if rolled back)."""
+    if dialect_of(conn) == POSTGRESQL:
+        conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, str(match_id)))
+
+
+class Follower:
+    """One stream's wait for its match: set by the watcher, cleared by the stream before it looks."""
+
+    def __init__(self, match_id: int):
+        self.match_id, self.moved = match_id, threading.Event()
+
+    def wait(self, timeout: float) -> bool:
+        moved = self.moved.wait(timeout)
+        self.moved.clear()
+        return moved
+
+
+class Notifier:
+    """The followers of this process by match, and the one watcher that wakes them."""
+
+    def __init__(self, database: str):
+        self.database, self.engine = database, read_address(database).engine
+        self.lock = threading.Lock()
+        self.followers: dict[int, set[Follower]] = {}
+        self.thread: threading.Thread | None = None
+        self.stopped = threading.Event()
+
+    def follow(self, match_id: int) -> Follower:
+        follower = Follower(match_id)
+        with self.lock:
+            self.followers.setdefault(match_id, set()).add(follower)
+            if self.thread is None or not self.thread.is_alive():
+                watch = self.listen if self.engine == POSTGRESQL else self.watch_file
+                self.thread = threading.Thread(target=self.keep_watching, args=(watch,), daemon=True,
+                                               name="gin-ledger-notifier")
+                self.thread.start()
+        return follower
+
+    def leave(self, follower: Follower) -> None:
+        with self.lock:
+            kept = self.followers.get(follower.match_id)
+            if kept is not None:
+                kept.discard(follower)
+                if not kept:
+                    del self.followers[follower.match_id]
+
+    def count(self) -> int:
+        with self.lock:
+            return sum(len(kept) for kept in self.followers.values())
+
+    def wake(self, match_ids) -> None:
+        with self.lock:
+            woken = [follower for match_id in match_ids for follower in self.followers.get(match_id, ())]
+        for follower in woken:
+            follower.moved.set()
+
+    def wake_all(self) -> None:
+        """The watcher lost its sight (a dropped connection): every stream looks again, nothing is missed."""
+        with self.lock:
+            ids = list(self.followers)
+        self.wake(ids)
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def keep_watching(self, watch) -> None:
+        while not self.stopped.is_set():
+            try:
+                watch()
+            except Exception as error:  # the database went away: look again in a moment, waking everyone
+                log.warning("change watcher: %s", error)
+            self.wake_all()
+            self.stopped.wait(1.0)
+
+    def listen(self) -> None:
+        import psycopg
+
+        with psycopg.connect(read_address(self.database).target, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self.wake_all()  # what was committed while it was not listening
+            while not self.stopped.is_set():
+                for notice in conn.notifies(timeout=1.0):  # each as it comes; the timeout only looks at `stopped`
+                    if notice.payload.isdigit():
+                        self.wake((int(notice.payload),))
+
+    def watch_file(self) -> None:
+        from .connection import connect_file
+
+        path = read_address(self.database).target
+        conn = connect_file(path, create=False, synchronous="NORMAL")
+        identity = file_identity(path)
+        try:
+            seen = conn.execute("PRAGMA data_version").fetchone()[0]
+            versions: dict[int, int] = {}
+            while not self.stopped.wait(TICK_S):
+                if file_identity(path) != identity:
+                    return  # another file under the path (a restore): a new connection, every stream looks again
+                now = conn.execute("PRAGMA data_version").fetchone()[0]
+                with self.lock:
+                    followed = list(self.followers)
+                if now == seen and all(match_id in versions for match_id in followed):
+                    continue
+                seen = now
+                found = {}
+                for start in range(0, len(followed), 500):
+                    part = followed[start:start + 500]
+                    marks = ",".join("?" * len(part))
+                    found.update(conn.execute(f"SELECT id, version FROM match WHERE id IN ({marks})",  # nosec B608
+                                              part).fetchall())
+                moved = [match_id for match_id, version in found.items() if versions.get(match_id) != version]
+                versions = found
+                self.wake(moved)
+        finally:
+            conn.close()
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino

@@ -1,0 +1,144 @@
+"""Following a match by a held stream (server-sent events): each change pushed as it is committed.
+
+A page that follows a match (static/app.js) opens `.../stream?shown=<ETag>`; every event is the version
+drawn (`id:`, the ETag of views/following.py) and what a poll would bring a page showing the version
+before (`moved_on`: the step, or the whole live region), so one event is applied as a poll's answer is.
+The browser reconnects by itself and names the last version it got (Last-Event-ID): a page that missed
+anything (a restarted server, a lost Wi-Fi) gets the whole live region at once, and a page that missed
+nothing gets nothing. The event names no version the page did not ask for, so nothing is doubled.
+
+A held stream costs what the server makes it cost. Under gevent (gunicorn's gevent workers, the README's
+club command) it costs a greenlet: STREAMS_MAX bounds them; under a server of threads (`flask run`) a
+thread: STREAM_THREADS bounds them; under waitress (four threads for everything) none is held. A stream
+refused is a 503 and the page script polls instead (views/quiet_polls.py). One address holds at most
+STREAMS_PER_ADDRESS. Behind a passphrase the stream is refused before this view runs (views/access.py),
+as every other page is; the spectator's stream is the read-only fragment of its view token.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+
+from flask import Blueprint, Response, abort, current_app, request, stream_with_context
+
+from models.errors import NoSuchMatch
+from models.storage.matches import get_match, match_version
+from models.storage.notifier import Notifier
+from views.match.match_page import render_broken
+from views.site.db import close_db, get_db, match_cache
+from views.site.i18n import page_gettext as gettext
+from views.tables.scope import table_id
+
+from .following import etag_for, moved_on
+
+bp = Blueprint("stream", __name__)
+view_bp = Blueprint("view_stream", __name__)
+NOTIFIER = "gin_ledger_notifier"
+HELD = "gin_ledger_streams"
+HEARTBEAT_S = 20  # a comment this often: a phone gone is noticed, and a proxy keeps the stream open
+RETRY_MS = 1000  # how soon a browser tries again after the stream broke
+
+
+def init_app(app) -> None:
+    app.extensions[NOTIFIER] = Notifier(app.config["DATABASE"])
+    app.extensions[HELD] = {"lock": threading.Lock(), "all": 0, "by_address": {}}
+    app.config.setdefault("STREAMS_MAX", 5000)
+    app.config.setdefault("STREAM_THREADS", 16)
+    app.config.setdefault("STREAMS_PER_ADDRESS", 64)
+
+
+def greenlets() -> bool:
+    """Whether this process serves with gevent, where a held stream holds no thread."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("socket")
+
+
+def bound() -> int:
+    if greenlets():
+        return int(current_app.config["STREAMS_MAX"])
+    if request.environ.get("SERVER_SOFTWARE", "").lower().startswith("waitress"):
+        return 0
+    return int(current_app.config["STREAM_THREADS"])
+
+
+def take(address: str) -> bool:
+    held = current_app.extensions[HELD]
+    with held["lock"]:
+        mine = held["by_address"].get(address, 0)
+        if held["all"] >= bound() or mine >= int(current_app.config["STREAMS_PER_ADDRESS"]):
+            return False
+        held["all"] += 1
+        held["by_address"][address] = mine + 1
+        return True
+
+
+def give_back(app, address: str) -> None:
+    held = app.extensions[HELD]
+    with held["lock"]:
+        held["all"] -= 1
+        left = held["by_address"].get(address, 1) - 1
+        if left:
+            held["by_address"][address] = left
+        else:
+            held["by_address"].pop(address, None)
+
+
+def event(tag: str, html: str) -> str:
+    return f"id: {tag}\ndata: " + html.replace("\r", "").replace("\n", "\ndata: ") + "\n\n"
+
+
+def stream(match_id: int | None = None, token: str | None = None):
+    readonly = token is not None
+    try:
+        found_id, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
+    except NoSuchMatch:
+        abort(404, description=gettext("There is no such match."))
+    app, address = current_app._get_current_object(), request.remote_addr or ""
+    if not take(address):
+        return Response("", 503, {"Retry-After": "60", "Cache-Control": "no-store"})
+    shown = (request.headers.get("Last-Event-ID") or request.args.get("shown") or "").strip()
+    follower = app.extensions[NOTIFIER].follow(found_id)
+    table = table_id()
+
+    def events():
+        nonlocal shown
+        try:
+            yield f"retry: {RETRY_MS}\n: {' ' * 2048}\n\n"  # padding: a proxy's first buffer passes at once
+            yield "event: hello\ndata: \n\n"  # the page knows the stream passes: it stops polling
+            while True:
+                if etag_for(*match_version(get_db(), found_id, table=table)) != shown:
+                    stored = get_match(get_db(), found_id, table=table, cache=match_cache())
+                    tag = etag_for(stored.id, stored.epoch, stored.version)
+                    html = render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown)
+                    close_db()  # no connection is held between changes
+                    yield event(tag, html)
+                    shown = tag
+                close_db()
+                if not follower.wait(HEARTBEAT_S):
+                    yield ": \n\n"
+        except NoSuchMatch:
+            yield "event: gone\ndata: \n\n"
+
+    def release():  # when the server closes the answer, even one never begun
+        app.extensions[NOTIFIER].leave(follower)
+        give_back(app, address)
+
+    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response.call_on_close(release)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on as it comes
+    return response
+
+
+@bp.get("/matches/<int:match_id>/stream")
+def match_stream(match_id: int):
+    return stream(match_id=match_id)
+
+
+@view_bp.get("/view/<token>/stream")
+def view_stream(token: str):
+    return stream(token=token)
+
+
+def streams_held(app) -> int:
+    return app.extensions[HELD]["all"]
