@@ -19,14 +19,13 @@ from __future__ import annotations
 import sys
 import threading
 
-from flask import Blueprint, Response, abort, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from models.errors import NoSuchMatch
 from models.storage.matches import get_match, match_version
 from models.storage.notifier import Notifier
 from views.match.match_page import render_broken
 from views.site.db import close_db, get_db, match_cache
-from views.site.i18n import page_gettext as gettext
 from views.tables.scope import table_id
 
 from .following import etag_for, moved_on
@@ -89,10 +88,8 @@ def event(tag: str, html: str) -> str:
 
 def stream(match_id: int | None = None, token: str | None = None):
     readonly = token is not None
-    try:
-        found_id, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
-    except NoSuchMatch:
-        abort(404, description=gettext("There is no such match."))
+    # NoSuchMatch is the errors blueprint's 404, "There is no such match.", as for every other page
+    found_id, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
     app, address = current_app._get_current_object(), request.remote_addr or ""
     if not take(address):
         return Response("", 503, {"Retry-After": "60", "Cache-Control": "no-store"})
