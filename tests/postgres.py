@@ -27,10 +27,13 @@ def server_url() -> str:
 
 
 def with_schema(url: str, schema: str) -> str:
-    """The same database, with `schema` first on the search path: every table the app makes is there."""
+    """The same database, with `schema` first on the search path: every table the app makes is there.
+    Its sessions carry the schema's name as their application_name, so a test that ends sessions ends
+    its own, never those of a test running beside it on the same server."""
     parts = urlsplit(url)
-    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "options"]
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key not in ("options", "application_name")]
     query.append(("options", f"-c search_path={schema}"))
+    query.append(("application_name", schema))
     return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
 
 

@@ -193,8 +193,10 @@ def test_sessions_the_server_dropped_are_replaced_and_the_page_answers(on_postgr
     client = app.test_client()
     match_id = import_match(client, case("seed001-ana-ben"))
     conn = connect(made.url)
+    # this test's sessions only (tests/postgres.py names them after the schema): the tests beside it
+    # on the same server keep theirs
     ended = conn.execute("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                         " WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+                         " WHERE application_name = ? AND pid <> pg_backend_pid()", (made.name,)).fetchone()[0]
     conn.close()
     assert ended >= 1  # the pool's session, as a server restart or a proxy's idle timeout ends it
     assert client.get(f"/matches/{match_id}").status_code == 200
