@@ -253,7 +253,7 @@ class DatabaseUnreachable(DatabaseGone):
 
 class DatabaseFault(LedgerError):
     """The database failed in the middle of a request. A 503 whose sentence says what this request did
-    (views/errors.py): a read could not read, a write was not kept, or a write was kept but the page after
+    (views/site/errors.py): a read could not read, a write was not kept, or a write was kept but the page after
     it cannot be drawn. Told apart by type; `problem` is the engine's own words, for the log."""
 
     def __init__(self, problem: str):

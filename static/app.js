@@ -1,5 +1,5 @@
 // Gin Ledger: makes the hand form quicker. Every page works without it.
-// It knows no rule of the game: the server reads every entry (the preview too, views/preview.py).
+// It knows no rule of the game: the server reads every entry (the preview too, views/match/preview.py).
 // What it says itself comes from the page (#texts, in the page's language).
 "use strict";
 var TEXTS = (function () {
@@ -474,7 +474,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       .then(schedule);
   }
   function schedule() { clearTimeout(timer); if (!source) timer = setTimeout(poll, delay); }
-  // Pushed: one held stream (views/stream.py) brings each change as it is committed, its id the version
+  // Pushed: one held stream (views/live/stream.py) brings each change as it is committed, its id the version
   // drawn; the browser reconnects by itself and names the last one. A stream refused (503: the server holds
   // no more), or silent for 10 s (a proxy that buffers), gives way to the polls above.
   var source = null;

@@ -3,7 +3,7 @@
 // could not be sent (never a blank screen, never a silently dropped hand).
 "use strict";
 var CACHE = "gin-ledger-v1";
-var STATIC = [];  // the versioned addresses of the files every page uses: views/pwa.py fills them in
+var STATIC = [];  // the versioned addresses of the files every page uses: views/site/pwa.py fills them in
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
@@ -48,7 +48,7 @@ self.addEventListener("activate", function (event) {
 });
 
 // The two pages shown when the server cannot be reached (a hand not sent, a page not cached),
-// in the language of the page that installed this worker: views/pwa.py fills them in.
+// in the language of the page that installed this worker: views/site/pwa.py fills them in.
 var PAGES = {};
 
 function offline(request) {

@@ -1,6 +1,6 @@
 """Tonight across the whole table: every match of the evenings still going, and each player's night.
 
-`models/evening.py` keeps an evening per pair of players; a club's night is all of them at once:
+`models/game/evening.py` keeps an evening per pair of players; a club's night is all of them at once:
 the evenings still going (`evening.tonight`), their matches, and per player the matches played and
 won, the games won, the net points and the money (per currency, where staked). Nothing is stored:
 all of it is read off the folded sheets.

@@ -24,7 +24,7 @@ from .matches import matches_where
 
 def table_version(conn: sqlite3.Connection, *, table: int) -> tuple:
     """What every match of the table is at: the epoch, how many match rows it has (deleted ones too) and the sum of
-    their versions. Every write a page could show bumps a touched match's version (models/work.py) and
+    their versions. Every write a page could show bumps a touched match's version (models/storage/work.py) and
     versions only grow, so any write about the table's matches (a hand, a delete or restore, a rename or
     merge, which touch every match of the player) gives another value."""
     row = conn.execute("SELECT COUNT(*), COALESCE(SUM(version), 0), (SELECT value FROM epoch WHERE id = 1)"

@@ -31,7 +31,7 @@ BUSY_TIMEOUT_MS = 10_000
 
 class SqliteConnection(sqlite3.Connection):
     dialect = SQLITE
-    writes_committed = 0  # units of work this connection committed (views/errors.py tells a request's)
+    writes_committed = 0  # units of work this connection committed (views/site/errors.py tells a request's)
 
 
 def connect(database: str, create: bool = True, synchronous: str = "FULL"):

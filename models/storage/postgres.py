@@ -90,7 +90,7 @@ class Connection:
     def __init__(self, raw: psycopg.Connection, release=None):
         self.raw, self.release = raw, release
         self.total_changes = 0
-        self.writes_committed = 0  # units of work committed (models/connection.py `immediate`)
+        self.writes_committed = 0  # units of work committed (models/storage/connection.py `immediate`)
 
     def execute(self, sql: str, params: Iterable[Any] = ()) -> psycopg.Cursor:
         cursor = self.raw.cursor()

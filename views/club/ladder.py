@@ -101,7 +101,7 @@ def table_book(version: tuple) -> Book:
 
 
 def table_night() -> tuple[Night, list[StoredMatch]]:
-    """The evenings going on now at the table (models/evening.py), all of them: the club's night."""
+    """The evenings going on now at the table (models/game/evening.py), all of them: the club's night."""
     now = datetime.now(timezone.utc)
     since = (now - 4 * GAP).isoformat(timespec="seconds")
     matches = recent_matches(get_db(), since, cache=match_cache(), table=table_id())

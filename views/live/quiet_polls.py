@@ -89,7 +89,7 @@ class QuietPolls:
                 try:
                     tag = self.current_tag(match, view)
                 except (LedgerError, sqlite3.Error, postgres.psycopg.Error):
-                    tag = None  # the database failed: Flask answers, with the sentence for it (views/errors.py)
+                    tag = None  # the database failed: Flask answers, with the sentence for it (views/site/errors.py)
                 if tag is not None and sent and tag in (part.strip() for part in sent.split(",")):
                     start_response("304 Not Modified", not_modified(tag))
                     return [b""]

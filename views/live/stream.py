@@ -1,7 +1,7 @@
 """Following a match by a held stream (server-sent events): each change pushed as it is committed.
 
 A page that follows a match (static/app.js) opens `.../stream?shown=<ETag>`; every event is the version
-drawn (`id:`, the ETag of views/following.py) and what a poll would bring a page showing the version
+drawn (`id:`, the ETag of views/live/following.py) and what a poll would bring a page showing the version
 before (`moved_on`: the step, or the whole live region), so one event is applied as a poll's answer is.
 The browser reconnects by itself and names the last version it got (Last-Event-ID): a page that missed
 anything (a restarted server, a lost Wi-Fi) gets the whole live region at once, and a page that missed
@@ -10,8 +10,8 @@ nothing gets nothing. The event names no version the page did not ask for, so no
 A held stream costs what the server makes it cost. Under gevent (gunicorn's gevent workers, the README's
 club command) it costs a greenlet: STREAMS_MAX bounds them; under a server of threads (`flask run`) a
 thread: STREAM_THREADS bounds them; under waitress (four threads for everything) none is held. A stream
-refused is a 503 and the page script polls instead (views/quiet_polls.py). One address holds at most
-STREAMS_PER_ADDRESS. Behind a passphrase the stream is refused before this view runs (views/access.py),
+refused is a 503 and the page script polls instead (views/live/quiet_polls.py). One address holds at most
+STREAMS_PER_ADDRESS. Behind a passphrase the stream is refused before this view runs (views/tables/access.py),
 as every other page is; the spectator's stream is the read-only fragment of its view token.
 """
 from __future__ import annotations

@@ -87,7 +87,7 @@ def request_connection(app: Flask):
     conn = pool.lend()  # raises DatabaseUnreachable
     try:
         met_file(app, conn, postgres.identity(conn))
-    except BaseException:  # a session cut meanwhile: a fault of the database (views/errors.py), read again
+    except BaseException:  # a session cut meanwhile: a fault of the database (views/site/errors.py), read again
         conn.close()
         raise
     return conn
