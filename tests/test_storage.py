@@ -369,5 +369,4 @@ def test_what_the_rebuild_costs_for_a_thousand_matches(ledger, record_property):
     print(f"\nrebuilding `finished` for 1,000 matches ({len(full.hands)} hands or fewer) took {took:.3f} s")
     record_property("rebuild_finished_seconds", took)
     assert corrected == 500
-    assert_index_is_the_fold(ledger)
-    assert took < 10  # a generous bound for a slow machine; a start pays it only when the engine changed
+    assert_index_is_the_fold(ledger)  # its time is printed and recorded, never asserted: bench/ times things
