@@ -400,7 +400,7 @@ def test_every_page_after_the_switch_has_no_english_left(client, table, lang):
         assert "Sázka: 0,05 € za bod" in match  # money as Czech writes it, exact
         assert "Ana platí, Ben dostává" in match or "Ben platí, Ana dostává" in match
         assert re.search(r"\d{1,2}\. \d{1,2}\. \d{4}", visible_text(match)), "a Czech date"
-        assert "Kolo 8: Podříznutí! Ben získává 10 → do hry 3." in seen["flash after an undercut"]
+        assert "Kolo 8: Ana klepe, 5 proti 5. Podříznutí! Ben získává 10 → do hry 3." in seen["flash after an undercut"]
         assert "Kolo 8 vráceno zpět." in seen["flash after undo"]
         assert "Kola 1–5 jsou v celém zápisu" in seen["long match, older hands folded"]
         assert f"Tento výtisk ukazuje posledních {SHOWN_HANDS} kol; celý zápis" in seen["long match, older hands folded"]

@@ -161,7 +161,7 @@ def test_a_kept_page_still_saves_a_hand(warm):
         "number": hidden(kept, "number"), "knocker": "Ana", "knocker_deadwood": "3", "opponent_deadwood": "21"})
     assert answer.status_code == 302
     shown = client.get(answer.headers["Location"]).get_data(as_text=True)
-    assert "Hand 7: Ana scores 18" in shown and 'id="hand-7"' in shown
+    assert "Hand 7: Ana knocks, 3 against 21. Ana scores 18" in shown and 'id="hand-7"' in shown
 
 
 def test_the_flash_is_the_requests_own_never_kept(warm):

@@ -153,7 +153,7 @@ def test_after_a_restore_the_app_shows_the_hand_saved_not_the_one_restored_away(
     saved = post_hand(client, match_id, **KNOCK_BEN)
     assert saved.status_code == 302
     shown = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert "Hand 7: Ben scores 39" in shown and BEN_ROW in shown and ANA_ROW not in shown
+    assert "Hand 7: Ben knocks, 1 against 40. Ben scores 39" in shown and BEN_ROW in shown and ANA_ROW not in shown
     assert export(client, match_id)["hands"][-1] == {"knocker": "Ben", "knocker_deadwood": 1, "opponent_deadwood": 40}
 
 

@@ -55,7 +55,7 @@ def test_one_server_after_a_restore_shows_the_hand_saved_not_the_one_restored_aw
     saved = post_hand(client, match_id, **KNOCK_BEN)
     assert saved.status_code == 302
     shown = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert "Hand 7: Ben scores 39" in shown and BEN_ROW in shown
+    assert "Hand 7: Ben knocks, 1 against 40. Ben scores 39" in shown and BEN_ROW in shown
     assert ANA_ROW not in shown
     assert export(client, match_id)["hands"][-1] == {"knocker": "Ben", "knocker_deadwood": 1, "opponent_deadwood": 40}
     assert ANA_ROW not in client.get(f"{page}/live").get_data(as_text=True)
@@ -124,7 +124,7 @@ def test_flask_restore_puts_the_backup_back_under_the_running_app_and_no_kept_pa
     assert len(export(client, match_id)["hands"]) == 6 and ANA_ROW not in client.get(page).get_data(as_text=True)
     saved = post_hand(client, match_id, **KNOCK_BEN)  # hand 7 again, at the version the kept pages had
     shown = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert "Hand 7: Ben scores 39" in shown and BEN_ROW in shown and ANA_ROW not in shown
+    assert "Hand 7: Ben knocks, 1 against 40. Ben scores 39" in shown and BEN_ROW in shown and ANA_ROW not in shown
     assert export(client, match_id)["hands"][-1] == {"knocker": "Ben", "knocker_deadwood": 1, "opponent_deadwood": 40}
     polled = client.get(f"{page}/live", headers={"If-None-Match": followed.headers["ETag"]})
     assert polled.status_code == 200 and BEN_ROW in polled.get_data(as_text=True)

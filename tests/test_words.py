@@ -314,3 +314,22 @@ def test_a_shutout_multiplier_of_2_is_still_shown(client):
     page = client.get(f"/matches/{import_match(client, doc)}").get_data(as_text=True)
     assert "shutout × 2" in settlements_of(page)
     assert "× 2" in text_of(" ".join(re.findall(r'<tr class="closing">(.*?)</tr>', page, re.S)))
+
+
+# ---- issue 37: the saved hand's sentence names the entry, so the table checks it by ear -------
+
+@pytest.mark.parametrize("fields, said", [
+    ({"knocker": "Ana", "knocker_deadwood": "8", "opponent_deadwood": "6"},
+     "Hand 7: Ana knocks, 8 against 6. Undercut! Ben scores 12 → games 2 and 3."),
+    ({"knocker": "Ben", "knocker_deadwood": "0", "opponent_deadwood": "20"},
+     "Hand 7: Ben knocks, 0 against 20. Gin! Ben scores 45 → games 2 and 3."),
+    ({"winner": "Ana", "points": "12"}, "Hand 7: Ana scores 12 → game"),  # typed points: no counts to say
+    ({"draw": "1"}, "Hand 7: a draw;"),
+])
+def test_the_saved_hands_sentence_starts_with_what_was_entered(client, fields, said):
+    match_id = import_match(client, case("seed001-ana-ben"))
+    saved = post_hand(client, match_id, **fields)
+    assert saved.status_code == 302
+    flash = re.search(r'<p class="flash flash-saved"[^>]*>(.*?)</p>', client.get(saved.headers["Location"]).get_data(
+        as_text=True)).group(1)
+    assert unescape(flash).startswith(said)

@@ -51,7 +51,7 @@ def check_saved_hand(page, player, match_id: int) -> None:
     # with the script at the new row, without it at the message over the next hand's form
     page.wait_for_url(re.compile(rf"/matches/{match_id}#(hand-1|told)$"))
     assert player.row(1) == ["16", "", "", "", "", ""]
-    expect(page.locator(".flash-saved")).to_have_text("Hand 1: Ana scores 16 → game 1.")
+    expect(page.locator(".flash-saved")).to_have_text("Hand 1: Ana knocks, 2 against 18. Ana scores 16 → game 1.")
     hand = player.export()["hands"][0]
     assert hand == {"knocker": "Ana", "knocker_deadwood": 2, "opponent_deadwood": 18,
                     "cards": {"knocker": grid_order(KNOCKER), "defender": grid_order(DEFENDER)}}

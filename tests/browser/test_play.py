@@ -89,7 +89,7 @@ def test_knock_gin_undercut_by_taps_and_a_one_click_draw(page, player):
     page.wait_for_url("**#hand-1")
     assert len(actions) <= 5, actions
     assert player.row(1) == cells(g1_ana=18)
-    expect(page.locator(".flash-saved")).to_have_text("Hand 1: Ana scores 18 → game 1.")
+    expect(page.locator(".flash-saved")).to_have_text("Hand 1: Ana knocks, 4 against 22. Ana scores 18 → game 1.")
 
     # A gin: Ben, 0, Ana holds 15 and may not lay off. On the way, the preview follows every change.
     expect(preview).to_have_text("")  # a fresh form after saving

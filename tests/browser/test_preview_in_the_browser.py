@@ -63,7 +63,7 @@ def test_an_oklahoma_upcard_reaches_the_preview(player, page):
     expect(form.locator("[data-role=layoff-note]")).to_have_text("(no lay-offs after gin)")
     expect(form.locator("[data-role=preview]")).to_have_text("Gin! Spades double. Ema scores 90 → game 1.")
     form.get_by_role("button", name="Save hand").tap()
-    expect(page.locator(".flash-saved")).to_have_text("Hand 1: Gin! Spades double. Ema scores 90 → game 1.")
+    expect(page.locator(".flash-saved")).to_have_text("Hand 1: Ema knocks, 0 against 20. Gin! Spades double. Ema scores 90 → game 1.")
     assert player.row(1) == ["90", ""]
 
 

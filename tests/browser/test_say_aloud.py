@@ -33,13 +33,13 @@ STAND_IN = """
 })(%s);
 """
 WORDS = {  # the switch off, on, the flash after Ana knocks with 4 against 39, the voice of the language
-    "en": ("Say saved hands aloud: off", "Say saved hands aloud: on", "Hand 2: Ana scores 35 → game 1.", "en-US"),
+    "en": ("Say saved hands aloud: off", "Say saved hands aloud: on", "Hand 2: Ana knocks, 4 against 39. Ana scores 35 → game 1.", "en-US"),
     "cs": ("Číst uložená kola nahlas: vypnuto", "Číst uložená kola nahlas: zapnuto",
-           "Kolo 2: Ana získává 35 → do hry 1.", "cs-CZ"),
+           "Kolo 2: Ana klepe, 4 proti 39. Ana získává 35 → do hry 1.", "cs-CZ"),
     "sk": ("Čítať uložené kolá nahlas: vypnuté", "Čítať uložené kolá nahlas: zapnuté",
-           "Kolo 2: Ana získava 35 → do hry 1.", "sk-SK"),
+           "Kolo 2: Ana klope, 4 proti 39. Ana získava 35 → do hry 1.", "sk-SK"),
     "sq": ("Lexo me zë raundet e ruajtura: joaktive", "Lexo me zë raundet e ruajtura: aktive",
-           "Raundi 2: Ana shënon 35 → në lojën 1.", "sq-AL"),
+           "Raundi 2: Ana troket, 4 kundër 39. Ana shënon 35 → në lojën 1.", "sq-AL"),
 }
 NO_VOICE = {"en": "No voice for this language on this phone", "cs": "Tento telefon nemá hlas pro tento jazyk",
             "sk": "Tento telefón nemá hlas pre tento jazyk", "sq": "Ky telefon nuk ka zë për këtë gjuhë"}
@@ -84,7 +84,8 @@ def test_a_saved_hand_is_said_in_the_page_language_once_asked(page, server, lang
     assert told == [{"text": page.locator(".flash-saved").inner_text().replace(" → ", ", "), "lang": voice,
                      "voice": voice}], told
     if lang == "en":
-        assert told[0]["text"] == "Hand 3: Ana scores 35, games 1 and 2."  # the flash's words, no arrow
+        # the flash's words, the entry first, no arrow: as issue 37 asks it to sound
+        assert told[0]["text"] == "Hand 3: Ana knocks, 4 against 39. Ana scores 35, games 1 and 2."
 
 
 @pytest.mark.parametrize("lang", sorted(NO_VOICE))

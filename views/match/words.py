@@ -33,13 +33,24 @@ RESULT_WORDS = {
 }
 
 
+def entry_phrase(line: Line) -> str:
+    """'Ana knocks, 8 against 6.': the entry itself, so the table can check it by ear (a gin is a knock
+    at 0); a hand entered as points says its points in what follows."""
+    entry = line.entry
+    if entry.knocker is None:
+        return ""
+    return gettext("%(knocker)s knocks, %(mine)s against %(theirs)s.", knocker=entry.knocker,
+                   mine=entry.knocker_deadwood, theirs=entry.opponent_deadwood) + " "
+
+
 def line_words(line: Line) -> str:
     """'Undercut! Ben scores 35 → game 1.': what a hand did, without its number (the question of a
     second phone puts it after its own words)."""
     if line.outcome.winner is None:
         return gettext("a draw; %(dealer)s deals again.", dealer=line.dealer)
     word = RESULT_WORDS[line.outcome.result]
-    text = (f"{word} " if word else "") + (gettext("Spades double.") + " " if line.outcome.doubled else "")
+    text = f"{word} " if word else ""
+    text += (gettext("Spades double.") + " ") if line.outcome.doubled else ""
     text += scores_phrase(line.outcome.winner, line.outcome.points, line.games)
     if line.closed:
         text += " " + wins_phrase(line.outcome.winner, line.closed)
@@ -47,8 +58,9 @@ def line_words(line: Line) -> str:
 
 
 def line_summary(line: Line) -> str:
-    """'Hand 3: Undercut! Ben scores 35 → game 1.', as the flash says it after saving."""
-    return gettext("Hand %(number)s: %(summary)s", number=line.number, summary=line_words(line))
+    """'Hand 3: Ana knocks, 8 against 6. Undercut! Ben scores 35 → game 1.', as the flash says it after
+    saving, and the phone says it aloud: with the entry, so the table can check it by ear."""
+    return gettext("Hand %(number)s: %(summary)s", number=line.number, summary=entry_phrase(line) + line_words(line))
 
 
 def closing_changes(before: Sheet, after: Sheet) -> list[str]:
