@@ -144,6 +144,27 @@ def test_one_tap_starts_the_pairing_with_the_tables_rules(client, ledger):
     assert (stored.match.format, stored.match.rules) == ("single", PRESETS["modern"])
 
 
+def test_a_second_tap_on_a_pairing_starts_no_second_match(client, ledger):
+    """The same suggestion posted twice (a double tap, a second phone's stale page): the first starts the match,
+    the second is refused with a sentence, read under the write lock, and nothing else is stored."""
+    create_match(ledger, single("Ana", "Ben", "Ana", "Ana"), table=HOME)
+    create_match(ledger, single("Cyril", "Dana", "Dana", "Dana"), table=HOME)
+    html = client.get("/tonight").get_data(as_text=True)
+    one, two = re.search(r'name="one" value="(\d+)"><input type="hidden" name="two" value="(\d+)"', html).groups()
+    tap = {"csrf_token": hidden(html, "csrf_token"), "one": one, "two": two}
+    assert client.post("/tonight/start", data=tap).status_code == 302
+    version = table_version(ledger, table=HOME)
+    again = client.post("/tonight/start", data=tap, follow_redirects=True)
+    names = {row["id"]: row["name"] for row in players_summary(ledger, table=HOME)}
+    assert f"{names[int(one)]} is still playing a match; nothing was started." in words(again)
+    assert table_version(ledger, table=HOME) == version
+    # the two others, whose matches are over, are free: their pair starts
+    free = [player for player in names if str(player) not in (one, two)]
+    started = client.post("/tonight/start", data={**tap, "one": str(free[0]), "two": str(free[1])},
+                          follow_redirects=True)
+    assert "New match: " in words(started)
+
+
 @pytest.mark.parametrize("pair, said", [(("self", "self"), "cannot play himself"),
                                         (("self", "999999"), "no such player"),
                                         (("self", "x"), "no such player")])

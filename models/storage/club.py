@@ -12,6 +12,8 @@ from decimal import Decimal
 
 from models.errors import N_, MatchError
 from models.game.hand import other
+from models.game.match import Match
+from models.game.pairing import PairingRefused, check_pair
 from models.game.ratings import PROVISIONAL_MOST, Result
 from models.game.rules import PRESETS, Rules, rules_from
 from models.game.stakes import Stake
@@ -19,7 +21,8 @@ from models.game.stakes import Stake
 from .connection import immediate
 from .match_cache import MatchCache
 from .match_rows import StoredMatch
-from .matches import matches_where
+from .matches import insert_match, matches_where
+from .work import unit_of_work
 
 
 def table_version(conn: sqlite3.Connection, *, table: int) -> tuple:
@@ -102,3 +105,35 @@ def table_rules(conn: sqlite3.Connection, *, table: int) -> tuple[str, Rules, St
         return "hollywood", PRESETS["classic"], None
     stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
     return row["format"], rules_from(json.loads(row["rules"])), stake
+
+
+def playing_since(conn: sqlite3.Connection, players: tuple[int, int], since: str, *, table: int) -> list[int]:
+    """Which of `players` is in a match still being played: open, not set aside, started or given a hand
+    since `since` (an older open match is one the table forgot, as the night's evenings count it)."""
+    rows = conn.execute(
+        """SELECT m.player1_id, m.player2_id FROM match m
+           WHERE m.table_id = ? AND m.finished IS NULL AND m.abandoned IS NULL AND m.deleted IS NULL
+             AND (m.player1_id IN (?, ?) OR m.player2_id IN (?, ?))
+             AND (m.created >= ? OR EXISTS (SELECT 1 FROM hand h WHERE h.match_id = m.id AND h.deleted IS NULL
+                                                                    AND h.created >= ?))""",
+        (table, *players, *players, since, since)).fetchall()
+    return [player for player in players if any(player in (row[0], row[1]) for row in rows)]
+
+
+def start_pairing(conn: sqlite3.Connection, one: int | None, two: int | None, since: str, pick_dealer, *,
+                  table: int) -> tuple[int, Match]:
+    """A suggested pair's match, with the rules of the table's latest match, in one unit of work: the pair is
+    checked against the players and the matches it holds locked, so a second tap or a second phone starts
+    no second match for a player still playing (PairingRefused)."""
+    with unit_of_work(conn) as work:
+        names = {player: name for name, player in player_ids(conn, table=table).items()}
+        one, two = check_pair(one, two, names)
+        busy = playing_since(conn, (one, two), since, table=table)
+        if busy:
+            raise PairingRefused(N_("{name} is still playing a match; nothing was started."), name=names[busy[0]])
+        game_format, rules, stake = table_rules(conn, table=table)
+        players = (names[one], names[two])
+        match = Match(players, game_format, pick_dealer(players), rules)
+        match_id = insert_match(conn, match, stake, table=table)
+        work.touched(match_id)
+    return match_id, match

@@ -22,14 +22,13 @@ from wtforms import HiddenField
 from models.errors import MatchError
 from models.files.sheetcsv import csv_text
 from models.game.evening import GAP, tonight
-from models.game.match import Match
 from models.game.night import Night, tallies
-from models.game.pairing import PairingRefused, check_pair, pairings
+from models.game.pairing import PairingRefused, pairings
 from models.game.ratings import PROVISIONAL_MOST, SCALE, START, Rated, ladder, rate, trend_path
 from models.storage import club
 from models.storage.caches import approximate_size
 from models.storage.match_rows import StoredMatch
-from models.storage.matches import create_match, recent_matches
+from models.storage.matches import recent_matches
 from models.storage.players import players_summary
 from views.live.following import SHOWING_EVERY_MS
 from views.live.quiet_polls import not_modified, unchanged
@@ -288,17 +287,14 @@ def start():
     if not form.validate_on_submit():
         flash(gettext("The form had expired; nothing was changed."), "error")
         return back
-    db = get_db()
-    names = {row["id"]: row["name"] for row in players_summary(db, table=table_id())}
+    since = (datetime.now(timezone.utc) - GAP).isoformat(timespec="seconds")
     try:
-        one, two = check_pair(*form.pair(), names)
+        match_id, match = club.start_pairing(get_db(), *form.pair(), since, random.SystemRandom().choice,
+                                             table=table_id())
     except PairingRefused as refusal:
         flash(translated(refusal), "error")
         return back
-    game_format, rules, stake = club.table_rules(db, table=table_id())
-    players = (names[one], names[two])
-    match = Match(players, game_format, random.SystemRandom().choice(players), rules)
-    match_id = create_match(db, match, stake, table=table_id())
+    players = match.players
     flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=players[0], two=players[1],
                   dealer=match.dealer))
     return redirect(url_for("matches.show", match_id=match_id))
