@@ -145,3 +145,31 @@ def test_empty_answers_carry_no_page_headers(client):
     quiet = client.get(f"/matches/{match_id}/live", headers={"X-Sheet": tag})
     assert quiet.data == b"" and "Content-Security-Policy" not in quiet.headers
     assert "Content-Security-Policy" in client.get(f"/matches/{match_id}").headers
+
+
+def test_a_held_stream_asks_the_database_nothing_between_changes(app, client, monkeypatch):
+    """Heartbeats come and go without a query (an idle table costs the database nothing); a save wakes the
+    stream, which then looks once and sends the change."""
+    from views.live import stream as streams
+
+    match_id = new_match(client)
+    tag = shown_tag(client, f"/matches/{match_id}")
+    asked = []
+    real = streams.match_version
+    monkeypatch.setattr(streams, "match_version", lambda *args, **kw: asked.append(1) or real(*args, **kw))
+    monkeypatch.setattr(streams, "HEARTBEAT_S", 0.01)
+    held = client.get(f"/matches/{match_id}/stream?shown={tag}", buffered=False)
+    chunks = iter(held.response)
+    try:
+        assert "retry:" in next(chunks).decode() and "event: hello" in next(chunks).decode()
+        assert [next(chunks).decode() for _ in range(20)] == [": \n\n"] * 20
+        # the view's (is there such a match?), the stream's first look, those the watcher's start asks for
+        settled = len(asked)
+        assert [next(chunks).decode() for _ in range(20)] == [": \n\n"] * 20
+        assert len(asked) == settled  # 20 heartbeats, no query
+        save(client, match_id, 1)
+        sent = next(chunk for chunk in map(bytes.decode, chunks) if chunk != ": \n\n")
+        assert sent.startswith("id: ") and ROW.findall(sent) == ["1"]
+        assert len(asked) == settled + 1  # woken: one look
+    finally:
+        held.close()

@@ -5,18 +5,22 @@ One watcher per process, whatever the number of phones: on PostgreSQL a connecti
 `PRAGMA data_version` a tick on a connection of its own, and only when it moved one SELECT of the versions
 of the matches its phones follow. A match nobody follows costs nothing; an idle table costs the database
 nothing between saves on PostgreSQL. A wake-up only says "look again": each stream reads the version
-itself, so a wake-up lost or doubled changes nothing a phone sees (it asks again at its heartbeat).
+itself, so a wake-up doubled changes nothing a phone sees. What must stay true: a stream looks only when
+woken, so whenever the watcher may have missed a change (its connection lost, another file under the path,
+on PostgreSQL another database under the address, as after pg_restore) it wakes every stream.
 """
 from __future__ import annotations
 
 import logging
 import os
 import threading
+import time
 
 from .address import POSTGRESQL, dialect_of, read_address
 
 CHANNEL = "gin_ledger_match"
 TICK_S = 0.1  # SQLite: how often the watcher asks whether any connection committed
+IDENTITY_EVERY_S = 60  # PostgreSQL: how often the watcher asks whether the database is still the same one
 log = logging.getLogger(__name__)
 
 
@@ -98,13 +102,21 @@ class Notifier:
     def listen(self) -> None:
         import psycopg
 
+        from .postgres import IDENTITY
+
         with psycopg.connect(read_address(self.database).target, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"LISTEN {CHANNEL}")
+            identity = conn.execute(IDENTITY).fetchone()
             self.wake_all()  # what was committed while it was not listening
+            asked = time.monotonic()
             while not self.stopped.is_set():
                 for notice in conn.notifies(timeout=1.0):  # each as it comes; the timeout only looks at `stopped`
                     if notice.payload.isdigit():
                         self.wake((int(notice.payload),))
+                if time.monotonic() - asked >= IDENTITY_EVERY_S:
+                    asked = time.monotonic()
+                    if conn.execute(IDENTITY).fetchone() != identity:
+                        return  # restored or replaced without a NOTIFY: a new connection, every stream looks
 
     def watch_file(self) -> None:
         from .connection import connect_file

@@ -102,8 +102,9 @@ def stream(match_id: int | None = None, token: str | None = None):
         try:
             yield f"retry: {RETRY_MS}\n: {' ' * 2048}\n\n"  # padding: a proxy's first buffer passes at once
             yield "event: hello\ndata: \n\n"  # the page knows the stream passes: it stops polling
+            look = True  # first: what was committed since the page was drawn; then only when woken
             while True:
-                if etag_for(*match_version(get_db(), found_id, table=table)) != shown:
+                if look and etag_for(*match_version(get_db(), found_id, table=table)) != shown:
                     stored = get_match(get_db(), found_id, table=table, cache=match_cache())
                     tag = etag_for(stored.id, stored.epoch, stored.version)
                     html = render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown)
@@ -111,7 +112,10 @@ def stream(match_id: int | None = None, token: str | None = None):
                     yield event(tag, html)
                     shown = tag
                 close_db()
-                if not follower.wait(HEARTBEAT_S):
+                # A heartbeat asks the database nothing: an idle table costs it nothing. The watcher
+                # wakes every stream when it may have missed a change (models/storage/notifier.py).
+                look = follower.wait(HEARTBEAT_S)
+                if not look:
                     yield ": \n\n"
         except NoSuchMatch:
             yield "event: gone\ndata: \n\n"
