@@ -208,7 +208,9 @@ async def save(http: Http, table: Table) -> None:
     table.sent[tag] = (sent, answered)
 
 
-async def run(port: int, pids, tables: int, seconds: float, pace: float) -> dict:
+async def held_tables(port: int, tables: int) -> tuple[Http, list[Table], asyncio.Event, list[asyncio.Task]]:
+    """`tables` new matches, each followed by two phones holding their streams until the event is set; back
+    once every stream said hello (or after 120 s: the tables' `hello` say which did)."""
     http = Http(port)
     made = [await new_table(http) for _ in range(tables)]
     stop = asyncio.Event()
@@ -216,6 +218,11 @@ async def run(port: int, pids, tables: int, seconds: float, pace: float) -> dict
     deadline = time.monotonic() + 120
     while not all(all(t.hello) for t in made) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
+    return http, made, stop, holders
+
+
+async def run(port: int, pids, tables: int, seconds: float, pace: float) -> dict:
+    http, made, stop, holders = await held_tables(port, tables)
     answered_hello = sum(sum(t.hello) for t in made)
     savers = [Http(port) for _ in range(8)]
     for saver in savers:
