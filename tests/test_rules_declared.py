@@ -72,7 +72,7 @@ def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
         for word in (declared.choices if name in CHOICE_SETTINGS else ()):
             assert word.label in marked, (name, word)
 
-    from views.match.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
+    from views.match.forms import CHOICE_LABELS, NewMatchForm
 
     with app.test_request_context("/matches/new"):
         form = NewMatchForm(meta={"csrf": False})
@@ -83,8 +83,11 @@ def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
                 assert [(v.low, v.high) for v in between] == [INT_RANGES[name]], name
             if name in CHOICE_SETTINGS:
                 assert [value for value, _ in form[name].choices] == ["", *CHOICE_SETTINGS[name]], name
-        assert [str(label) for label in OKLAHOMA_ACE_LABELS.values()] == [word.label for word in OklahomaAce]
-    assert set(SWITCHES) == set(BOOL_SETTINGS) - {"oklahoma"}
+            if name in BOOL_SETTINGS:  # a tick box, or "as the preset / yes / no"
+                asked = [] if declared.ticked else ["", "on", "off"]
+                assert [value for value, _ in getattr(form[name], "choices", [])] == asked, name
+        assert [str(label) for label in CHOICE_LABELS["oklahoma_ace"].values()] == [word.label for word in OklahomaAce]
+    assert [name for name in BOOL_SETTINGS if SETTINGS[name].ticked] == ["oklahoma"]
 
 
 @pytest.mark.parametrize("kind", [DealerRule, OklahomaAce, HandKind])
