@@ -96,6 +96,7 @@ class Misdeal(Choice):
 MADE_UP_SETTING = '''    misdeal: Misdeal = setting(
         Misdeal.REDEAL, label=N_("After a misdeal"), doc="What a misdeal costs.",
         listed=Listed(title=N_("Misdeal")), said=Said(20, words({Misdeal.PENALTY: N_("misdeal penalty")})))
+    kitty: int = setting(0, low=0, high=50, label=N_("Kitty per game"), doc="Paid into the kitty for each game.")
 
 '''
 # Run in the copy of the app: the new-match form, a match started with the setting off its default, its
@@ -110,7 +111,7 @@ client = app.test_client()
 form = client.get("/matches/new").get_data(as_text=True)
 token = re.search(r'name="csrf_token"[^>]*value="([^"]*)"', form).group(1)
 sent = {"csrf_token": token, "players": ["Ana", "Ben"], "format": "hollywood", "preset": "classic",
-        "first_dealer": "1", "misdeal": "penalty"}
+        "first_dealer": "1", "misdeal": "penalty", "kitty": "5"}
 answer = client.post("/matches/new", data=sent)
 match = answer.headers["Location"].rstrip("/").split("/")[-1]
 page = client.get(f"/matches/{match}").get_data(as_text=True)
@@ -148,13 +149,16 @@ def test_a_setting_declared_anew_reaches_the_form_the_page_the_print_and_the_fil
     select = re.search(r'<select id="misdeal" name="misdeal">(.*?)</select>', grid, re.S).group(1)
     assert re.findall(r'value="(\w*)"', select) == ["", "redeal", "penalty"]
     assert "the dealer pays 10" in select and '<label for="misdeal">After a misdeal</label>' in grid
+    # One declared with no place or words at all is asked after it, a number in a narrow cell.
+    assert re.search(r'<div><label for="kitty">Kitty per game</label> <input[^>]*name="kitty"[^>]*placeholder="0"',
+                     grid.split('id="misdeal"')[1])
     # A Classic preset's line says nothing of it: it is Classic's value.
     assert "misdeal" not in re.search(r'<legend>Rules</legend>.*?</fieldset>', seen["form"], re.S).group(0)
     # The match keeps it: its page lists it after the others, its print says it, its file writes it.
     assert seen["status"] == 302
     lines = rules_list(seen["page"])
-    assert lines[-2:] == [("Misdeal", "the dealer pays 10"), ("First dealer", "Ana")], lines
+    assert lines[-3:] == [("Misdeal", "the dealer pays 10"), ("Kitty per game", "5"), ("First dealer", "Ana")], lines
     assert printed_head(seen["page"]).endswith(
         "Hollywood to 100, gin 25, undercut 10, box 25, game 100, misdeal penalty")
-    assert seen["file"]["rules"]["misdeal"] == "penalty"
-    assert {name for name in seen["file"]["rules"]} == {*SETTINGS, "misdeal"}
+    assert seen["file"]["rules"]["misdeal"] == "penalty" and seen["file"]["rules"]["kitty"] == 5
+    assert {name for name in seen["file"]["rules"]} == {*SETTINGS, "misdeal", "kitty"}

@@ -30,7 +30,8 @@ def in_words(words: Words, value) -> str:
 def rules_lines(rules: Rules) -> list[tuple[str, str]]:
     """(title, what it is) for each line of "Rules of this match", in its place; a setting that is
     an aside adds its words in brackets to its line's, and one that changes nothing now is left out."""
-    lines: dict[float, list] = {}
+    lines: dict[str, list] = {}  # by setting: many settings may share the place LAST, each its own line
+    heads: dict[float, str] = {}  # the place's line that its asides join
     asides: dict[float, list] = {}
     for name, declared in ordered(lambda s: (s.listed.place, s.listed.aside)):
         if not declared.matters(rules):
@@ -40,10 +41,11 @@ def rules_lines(rules: Rules) -> list[tuple[str, str]]:
             if words:
                 asides.setdefault(declared.listed.place, []).append(words)
         else:
-            lines[declared.listed.place] = [gettext(declared.listed.title or declared.label), words]
+            lines[name] = [gettext(declared.listed.title or declared.label), words]
+            heads.setdefault(declared.listed.place, name)
     for place, said in asides.items():
-        if place in lines:
-            lines[place][1] += " (" + "; ".join(said) + ")"
+        if place in heads:
+            lines[heads[place]][1] += " (" + "; ".join(said) + ")"
     return [(title, words) for title, words in lines.values()]
 
 
