@@ -270,6 +270,14 @@ BOOL_SETTINGS = tuple(name for name, s in SETTINGS.items() if s.kind is bool)
 CHOICE_KINDS = {name: s.kind for name, s in SETTINGS.items() if issubclass(s.kind, Choice)}
 CHOICE_SETTINGS = {name: s.choices for name, s in SETTINGS.items() if name in CHOICE_KINDS}
 DEALER_RULES = tuple(DealerRule)
+
+
+def placed(place: Callable[[Setting], object]) -> list[tuple[str, Setting]]:
+    """(name, declaration) of every setting in the places `place` reads off its declaration (the form's,
+    the list's, a summary's), those in one place (LAST) in the order declared."""
+    return [(name, declared) for _, _, name, declared in sorted(
+        ((place(declared), n, name, declared) for n, (name, declared) in enumerate(SETTINGS.items())),
+        key=lambda each: each[:2])]
 OKLAHOMA_ACES = tuple(OklahomaAce)
 
 PRESETS = {

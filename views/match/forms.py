@@ -15,7 +15,7 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting
+from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
@@ -208,11 +208,6 @@ def rule_field(name: str, declared: Setting) -> Field:
     return choice(name)
 
 
-def asked_order() -> tuple[str, ...]:
-    """The settings in their places on the new-match form, then in the order declared."""
-    return tuple(name for _, _, name in sorted((d.asked, n, name) for n, (name, d) in enumerate(SETTINGS.items())))
-
-
 class NewMatchForm(Form):
     MULTIPLE = ("players",)
     players = PairField(_l("Players"), validators=[Most(MAX_NAME), Name(MAX_NAME, required=False)])
@@ -230,8 +225,8 @@ class NewMatchForm(Form):
                            render_kw={"placeholder": "€", "autocomplete": "off"})
     first_dealer = StringField(_l("First dealer"), validators=[Optional(), Length(max=MAX_NAME)])
     # One field per setting (below the class), named as the setting, as models/game/rules.py declares it.
-    ASKED = tuple(name for name in asked_order() if not SETTINGS[name].ticked)  # the grid's, in their places
-    TICKED = tuple(name for name in asked_order() if SETTINGS[name].ticked)  # the tick boxes below it
+    ASKED = tuple(name for name, declared in placed(lambda s: s.asked) if not declared.ticked)  # the grid's
+    TICKED = tuple(name for name, declared in placed(lambda s: s.asked) if declared.ticked)  # tick boxes below it
     NUMBERS = frozenset(INT_RANGES)
 
     def offer_presets(self, names: list[str]) -> None:

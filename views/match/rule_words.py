@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from models.game.rules import LAST, PRESETS, SETTINGS, Rules, Setting, Words
+from models.game.rules import LAST, PRESETS, Rules, Setting, Words, placed
 from views.site.i18n import number
 
 CLASSIC = PRESETS["classic"]
-
-
-def ordered(place) -> list[tuple[str, Setting]]:
-    """The settings by the place `place(setting)` gives them, then in the order declared."""
-    placed = [(place(declared), n, name, declared) for n, (name, declared) in enumerate(SETTINGS.items())]
-    return [(name, declared) for _, _, name, declared in sorted(placed, key=lambda p: p[:2])]
 
 
 def in_words(words: Words, value) -> str:
@@ -33,7 +27,7 @@ def rules_lines(rules: Rules) -> list[tuple[str, str]]:
     lines: dict[str, list] = {}  # by setting: many settings may share the place LAST, each its own line
     heads: dict[float, str] = {}  # the place's line that its asides join
     asides: dict[float, list] = {}
-    for name, declared in ordered(lambda s: (s.listed.place, s.listed.aside)):
+    for name, declared in placed(lambda s: (s.listed.place, s.listed.aside)):
         if not declared.matters(rules):
             continue
         words = in_words(declared.listed_words(), getattr(rules, name))
@@ -64,7 +58,7 @@ def rules_summary(rules: Rules, printed: bool = False) -> str:
 
     `printed`: the printed sheet's head after the format: first what it always says (the game's
     end, the bonuses), then only what else differs from Classic."""
-    summed = [(name, declared) for name, declared in ordered(lambda s: s.said.place if s.said else LAST)
+    summed = [(name, declared) for name, declared in placed(lambda s: s.said.place if s.said else LAST)
               if declared.said is not None]
     if printed:
         head = sorted((d.said.printed, name, d) for name, d in summed if d.said.printed is not None)
