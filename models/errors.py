@@ -8,6 +8,8 @@ stay the English text they always were.
 """
 from __future__ import annotations
 
+from babel.lists import format_list
+
 
 def N_(message: str) -> str:
     """Marks an English template for `pybabel extract`; it is translated where it is shown."""
@@ -29,15 +31,17 @@ class Message:
         self.template = template
         self.params = params
 
-    def render(self, translate=None, ntranslate=None, faces: bool = False) -> str:
+    def render(self, translate=None, ntranslate=None, faces: bool = False, language: str = "en") -> str:
         """The sentence, its template passed through `translate` (gettext) when given; `faces`:
-        cards as a player writes them (7♥), for a page, else as codes (7H)."""
-        return self.fill(translate(self.template) if translate else self.template, translate, ntranslate, faces)
+        cards as a player writes them (7♥), for a page, else as codes (7H); `language`: how a
+        `Series` in it is joined."""
+        return self.fill(translate(self.template) if translate else self.template, translate, ntranslate, faces,
+                         language)
 
-    def fill(self, text: str, translate=None, ntranslate=None, faces: bool = False) -> str:
+    def fill(self, text: str, translate=None, ntranslate=None, faces: bool = False, language: str = "en") -> str:
         if not self.params:
             return text
-        values = {key: written(value, translate, ntranslate, faces) for key, value in self.params.items()}
+        values = {key: written(value, translate, ntranslate, faces, language) for key, value in self.params.items()}
         return text.format(**values)
 
     def __str__(self) -> str:
@@ -65,21 +69,31 @@ class Plural(Message):
         self.plural = plural
         self.count = count
 
-    def render(self, translate=None, ntranslate=None, faces: bool = False) -> str:
+    def render(self, translate=None, ntranslate=None, faces: bool = False, language: str = "en") -> str:
         if ntranslate:
             text = ntranslate(self.template, self.plural, self.count)
         else:
             text = self.template if self.count == 1 else self.plural
-        return self.fill(text, translate, ntranslate, faces)
+        return self.fill(text, translate, ntranslate, faces, language)
 
     def __repr__(self) -> str:
         return f"Plural({self.template!r}, {self.plural!r}, {self.count!r}, **{self.params!r})"
 
 
-def written(value, translate=None, ntranslate=None, faces: bool = False):
-    """A blank's value as its sentence writes it: a Message rendered, a card as its face or code."""
+class Series(tuple):
+    """Words in a list ('1', '1 and 2', '1, 2, and 3': the games of a hand), joined where they are
+    shown as that language joins a list (CLDR's, Babel's format_list)."""
+
+    __slots__ = ()
+
+
+def written(value, translate=None, ntranslate=None, faces: bool = False, language: str = "en"):
+    """A blank's value as its sentence writes it: a Message rendered, a Series joined, a card as its
+    face or code."""
     if isinstance(value, Message):
-        return value.render(translate, ntranslate, faces)
+        return value.render(translate, ntranslate, faces, language)
+    if isinstance(value, Series):
+        return format_list([str(item) for item in value], locale=language)
     face = getattr(value, "face", None)
     if isinstance(face, str):
         return face if faces else str(value)

@@ -63,6 +63,8 @@ def transactions(statements: list[str]) -> list[list[str]]:
             current.append(statement)
         else:
             out.append([statement])  # a statement outside any transaction
+    if current is not None:
+        out.append(current)  # a transaction never ended
     return out
 
 
@@ -78,12 +80,14 @@ def test_every_write_of_a_match_bumps_its_version_in_the_same_transaction(tmp_pa
         seen.clear()
         write(conn, match_id)
         assert version_now(conn, match_id) > before, what
-        for statements in transactions(seen):
-            writes = [s for s in statements if MATCH_TABLES.match(s) and "version = version + 1" not in s]
-            if not writes or statements[-1].upper().startswith("ROLLBACK"):
-                continue
+        written = [statements for statements in transactions(seen) if not statements[-1].upper().startswith("ROLLBACK")
+                   and any(MATCH_TABLES.match(s) and "version = version + 1" not in s for s in statements)]
+        # The trace saw the write's own statements: without them the checks below would pass on nothing.
+        assert written, (what, seen)
+        for statements in written:
             assert statements[0].upper().startswith("BEGIN IMMEDIATE"), (what, statements[0])
-            assert any("SET version = version + 1" in s for s in statements), (what, writes)
+            assert statements[-1].upper().startswith("COMMIT"), (what, statements[-1])
+            assert any("SET version = version + 1" in s for s in statements), (what, statements)
 
 
 def broken_match(client) -> int:

@@ -472,10 +472,31 @@ def test_czech_plural_forms(app):
         assert [ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
                          n, one="Ana", two="Ben") for n in (1, 3, 13)] == [
             "Nahráno Ana – Ben: 1 kolo.", "Nahráno Ana – Ben: 3 kola.", "Nahráno Ana – Ben: 13 kol."]
+        # A no-break space after the one-letter "a" (CLDR's Czech list).
         assert [scores_phrase("Ana", 18, games) for games in ([1], [1, 2])] == [
-            "Ana získává 18 → do hry 1.", "Ana získává 18 → do her 1 a 2."]
+            "Ana získává 18 → do hry 1.", "Ana získává 18 → do her 1 a\u00a02."]
     with app.test_request_context(), i18n.forced("sq"):
         assert [ngettext("%(num)d match", "%(num)d matches", n) for n in (1, 2)] == ["1 ndeshje", "2 ndeshje"]
+
+
+# The games of a hand in words, as each language lists them (CLDR, through Babel's format_list): Czech and
+# Slovak keep a one-letter "a" on the line of the number after it (a no-break space).
+GAMES_LISTED = {"en": ("1, 2, and 3", "1 and 3"), "cs": ("1, 2 a\u00a03", "1 a\u00a03"),
+                "sk": ("1, 2 a 3", "1 a\u00a03"), "sq": ("1, 2 dhe 3", "1 dhe 3")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_games_of_a_hand_are_listed_as_the_language_lists_them(app, lang):
+    from models.game.changes import games_words
+
+    three, two = GAMES_LISTED[lang]
+    with app.test_request_context(), i18n.forced(lang):
+        assert [i18n.games_list(games) for games in ([1, 2, 3], [1, 3], [2], [])] == [three, two, "2", ""]
+        # The same list inside an engine's sentence (a deleted hand's later hands: models/game/changes.py).
+        assert i18n.render(games_words((1, 2, 3))).endswith(three)
+        assert i18n.render(games_words((1, 3))).endswith(two)
+        assert scores_phrase("Ana", 18, [1, 2, 3]).rstrip(".").endswith(three)
+    assert str(games_words((1, 2, 3))) == "games 1, 2, and 3"  # the English of the engine, outside any page
 
 
 def test_czech_plurals_on_the_pages(client):

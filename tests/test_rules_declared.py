@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import fields
 from pathlib import Path
 
@@ -61,6 +62,94 @@ def test_each_setting_name_is_written_once_in_models_rules():
     assert declared == list(SETTING_NAMES)
 
 
+# Where a page draws what a rule does (the race to the target, a settlement's sums, the upcard Oklahoma
+# asks for), not a list of the settings: the only places on the web side that name a setting.
+GAME_USES = {
+    "templates/_hand_form.html": {"oklahoma", "knock_limit"},
+    "templates/_race.html": {"target"},
+    "templates/_scoreboard.html": {"target"},
+    "templates/_settlements.html": {"immediate_boxes", "box_bonus", "shutout_bonus", "shutout_multiplier"},
+    "templates/_sheet.html": {"oklahoma", "shutout_multiplier", "immediate_boxes", "box_bonus"},
+    "templates/count.html": {"oklahoma"},
+    "views/match/cards.py": {"oklahoma"},
+}
+SETTING_WORD = r"(?P<name>%s)" % "|".join(sorted(SETTING_NAMES, key=len, reverse=True))
+# In a template: a rule read (rules.x), a form's field (form.x, form['x']), a name in quotes (a list of them).
+IN_TEMPLATE = re.compile(r"\b(?:rules|form)\.%s\b|['\"]%s['\"]" % (SETTING_WORD, SETTING_WORD.replace("?P<name>", "")))
+
+
+def named_in_template(text: str) -> set[str]:
+    found = set()
+    for match in IN_TEMPLATE.finditer(text):
+        found |= {word for word in SETTING_NAMES if re.search(r"\b%s\b" % word, match.group(0))}
+    return found
+
+
+def owner(node: ast.AST) -> str:
+    """The last name of what an attribute is read from: `rules` of `match.rules.target`."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def named_in_python(text: str) -> set[str]:
+    """A setting named in Python: a string of its name, a rule read (`rules.x`, `CLASSIC.x`), a rule given
+    (`Rules(x=...)`, `replace(rules, x=...)`) or a class's field (a form's `x = ...`)."""
+    names, found = set(SETTING_NAMES), set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Constant) and node.value in names:
+            found.add(node.value)
+        elif isinstance(node, ast.Attribute) and node.attr in names and (
+                owner(node.value).lower().endswith("rules") or owner(node.value).isupper()):
+            found.add(node.attr)
+        elif isinstance(node, ast.Call) and owner(node.func) in ("Rules", "replace", "rules_from"):
+            found |= {keyword.arg for keyword in node.keywords if keyword.arg in names}
+        elif isinstance(node, ast.ClassDef):
+            assigned = [target for line in node.body if isinstance(line, (ast.Assign, ast.AnnAssign))
+                        for target in (line.targets if isinstance(line, ast.Assign) else [line.target])]
+            found |= {target.id for target in assigned if isinstance(target, ast.Name) and target.id in names}
+    return found
+
+
+def web_files() -> list[Path]:
+    """The web side and the files: every view, template and script, the app and its commands, the file formats."""
+    return sorted([ROOT / "app.py", ROOT / "cli.py", *ROOT.glob("views/**/*.py"), *ROOT.glob("models/files/*.py"),
+                   *ROOT.glob("templates/**/*.html"), *ROOT.glob("static/**/*.js")])
+
+
+def named_settings(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    return named_in_python(text) if path.suffix == ".py" else named_in_template(text)
+
+
+def test_the_checks_find_a_setting_written_by_hand():
+    """The lists the web side kept by hand before the settings were drawn from their declarations: each
+    is found, so one written again (or a setting left out of one) fails the test below."""
+    assert named_in_template("{% for name in ['gin_bonus', 'undercut_bonus', 'undercut_boxes'] %}") == {
+        "gin_bonus", "undercut_bonus", "undercut_boxes"}
+    assert named_in_template("<dt>{{ _('Boxes for an undercut') }}</dt><dd>{{ match.rules.undercut_boxes }}</dd>"
+                             ) == {"undercut_boxes"}
+    assert named_in_template("{{ form.undercut_boxes.label }} {{ form['gin_boxes']() }}") == {"undercut_boxes",
+                                                                                               "gin_boxes"}
+    assert named_in_python('class NewMatchForm(Form):\n    undercut_boxes = setting("gin_boxes")\n') == {
+        "undercut_boxes", "gin_boxes"}
+    assert named_in_python('PHRASES = {"undercut_boxes": N_("undercut boxes %(value)s")}') == {"undercut_boxes"}
+    assert named_in_python("said = rules.undercut_boxes != CLASSIC.undercut_boxes") == {"undercut_boxes"}
+    assert named_in_python("Rules(undercut_boxes=2)") == {"undercut_boxes"}
+    # Words that only look like a setting are not one: a page's target, an event's target, a word in a sentence.
+    assert named_in_template('{{ count_pad(target) }} <a data-for="{{ target }}">the target</a>') == set()
+    assert named_in_python("def safe_path(target):\n    target = event.target\n    Thread(target=run)") == set()
+
+
+def test_no_web_module_or_template_names_a_setting_by_hand():
+    """The form's fields, the "Adjust rules" grid, "Rules of this match", the summaries, the printed head
+    and the match file are drawn from the declarations: no web module, template, script or file format
+    names a setting, but where a page draws what a rule does (GAME_USES)."""
+    named = {str(path.relative_to(ROOT)): found for path in web_files() if (found := named_settings(path))}
+    assert named == GAME_USES
+    for listing in ("templates/new_match.html", "templates/_rules.html", "views/match/forms.py",
+                    "views/match/rule_words.py", "views/match/matches.py", "models/files/matchfile.py"):
+        assert (ROOT / listing).exists() and listing not in named, listing
+
+
 def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
     """Each label is an N_ literal of models/game/rules.py, so `pybabel extract` finds it, and it is the
     label of the new-match form's field of that name."""
@@ -72,7 +161,7 @@ def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
         for word in (declared.choices if name in CHOICE_SETTINGS else ()):
             assert word.label in marked, (name, word)
 
-    from views.match.forms import OKLAHOMA_ACE_LABELS, SWITCHES, NewMatchForm
+    from views.match.forms import CHOICE_LABELS, NewMatchForm
 
     with app.test_request_context("/matches/new"):
         form = NewMatchForm(meta={"csrf": False})
@@ -83,8 +172,11 @@ def test_the_labels_are_marked_for_the_catalogues_and_the_form_shows_them(app):
                 assert [(v.low, v.high) for v in between] == [INT_RANGES[name]], name
             if name in CHOICE_SETTINGS:
                 assert [value for value, _ in form[name].choices] == ["", *CHOICE_SETTINGS[name]], name
-        assert [str(label) for label in OKLAHOMA_ACE_LABELS.values()] == [word.label for word in OklahomaAce]
-    assert set(SWITCHES) == set(BOOL_SETTINGS) - {"oklahoma"}
+            if name in BOOL_SETTINGS:  # a tick box, or "as the preset / yes / no"
+                asked = [] if declared.ticked else ["", "on", "off"]
+                assert [value for value, _ in getattr(form[name], "choices", [])] == asked, name
+        assert [str(label) for label in CHOICE_LABELS["oklahoma_ace"].values()] == [word.label for word in OklahomaAce]
+    assert [name for name in BOOL_SETTINGS if SETTINGS[name].ticked] == ["oklahoma"]
 
 
 @pytest.mark.parametrize("kind", [DealerRule, OklahomaAce, HandKind])

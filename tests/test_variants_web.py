@@ -94,5 +94,5 @@ def test_settlements_with_immediate_boxes_add_no_box_bonus_and_show_the_shutout_
 
 def test_the_forms_ace_choices_are_the_engines():
     from models.game.rules import OKLAHOMA_ACES
-    from views.match.forms import OKLAHOMA_ACE_LABELS
-    assert tuple(OKLAHOMA_ACE_LABELS) == OKLAHOMA_ACES
+    from views.match.forms import CHOICE_LABELS
+    assert tuple(CHOICE_LABELS["oklahoma_ace"]) == OKLAHOMA_ACES

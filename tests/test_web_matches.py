@@ -183,7 +183,7 @@ def test_new_match_form_takes_every_setting(client):
             sent[name] = str(expected[name])
         elif declared.kind is bool:
             expected[name] = not classic[name]
-            sent[name] = "y" if name == "oklahoma" else ("on" if expected[name] else "off")
+            sent[name] = "y" if declared.ticked else ("on" if expected[name] else "off")
         else:
             expected[name] = next(word.value for word in declared.choices if word.value != classic[name])
             sent[name] = expected[name]

@@ -84,7 +84,7 @@ OKLAHOMA_HANDS = [
 ]
 VARIANTS = {"oklahoma": True, "oklahoma_ace": "one", "spade_double_boxes": True, "shutout_bonus": 50,
             "immediate_boxes": True, "undercut_on_tie": False, "dealer_rule": "loser", "target": 150}
-# How each of them is printed (views/match/matches.rules_summary's words)
+# How each of them is printed (views/match/rule_words.rules_summary's words)
 VARIANT_WORDS = ["to 150", "shutout bonus 50", "the loser deals", "Oklahoma, spade doubles",
                  "a tie goes to the knocker", "boxes count at once", "doubled boxes", "ace knocks at 1"]
 

@@ -8,28 +8,15 @@ translates them.
 """
 from __future__ import annotations
 
-from models.errors import N_, Message, Plural
+from models.errors import N_, Message, Plural, Series
 from .ledger import Line, Sheet, score_sheet
 from .match import Match
-
-
-class Numbers(Message):
-    """'1', '1 and 2', '1, 2 and 3': the games of a hand, the "and" translated where it is shown."""
-
-    __slots__ = ()
-
-    def __init__(self, numbers: tuple[int, ...]):
-        texts = [str(n) for n in numbers]
-        if len(texts) <= 1:
-            super().__init__("{only}", only="".join(texts))
-        else:
-            super().__init__(N_("{rest} and {last}"), rest=", ".join(texts[:-1]), last=texts[-1])
 
 
 def games_words(games: tuple[int, ...]) -> Message:
     if not games:
         return Message(N_("no game"))
-    return Plural("game {games}", "games {games}", len(games), games=Numbers(games))
+    return Plural("game {games}", "games {games}", len(games), games=Series(games))
 
 
 def without_hand(match: Match, number: int) -> Sheet:

@@ -41,11 +41,11 @@ def test_a_hand_saved_on_phone_a_appears_on_phone_b_without_a_reload(browser, se
         expect(follower.locator("#hand-5")).to_be_visible(timeout=30_000)
     # Alexandra's second win: 18 + 17 in game 1, 17 in game 2.
     assert [c.strip() for c in b.locator("#hand-5 td:not(.note)").all_text_contents()][:4] == ["", "35", "", "17"]
-    # The follower's preview now knows the new routing: Alexandra's next win goes to games 1, 2 and 3.
+    # The follower's preview now knows the new routing: Alexandra's next win goes to games 1, 2, and 3.
     b.locator("label[for=knocker-2]").click()
     b.locator("label[for=kd-2]").click()
     b.fill("[name=opponent_deadwood]", "12")
-    expect(b.locator("[data-role=preview]")).to_contain_text("games 1, 2 and 3")
+    expect(b.locator("[data-role=preview]")).to_contain_text("games 1, 2, and 3")
 
 
 def test_the_read_only_page_changes_nothing(page, seeded):

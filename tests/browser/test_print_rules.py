@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("SHOTS")
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-# Each rule not Classic's as the printed head words it (views/match/matches.rules_summary)
+# Each rule not Classic's as the printed head words it (views/match/rule_words.rules_summary)
 WORDS = ["Hollywood to 150, gin 25, undercut 10, box 25, game 100", "shutout bonus 50", "the loser deals",
          "Oklahoma, spade doubles", "a tie goes to the knocker", "boxes count at once", "doubled boxes",
          "ace knocks at 1"]

@@ -15,7 +15,7 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import BOOL_SETTINGS, CHOICE_SETTINGS, INT_RANGES, SETTINGS
+from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
@@ -181,11 +181,7 @@ class PairField(Field):
 
 # Each choice setting's words (models/game/rules.py: DealerRule, OklahomaAce), worded for the form.
 CHOICE_LABELS = {name: {word.value: _l(word.label) for word in words} for name, words in CHOICE_SETTINGS.items()}
-OKLAHOMA_ACE_LABELS = CHOICE_LABELS["oklahoma_ace"]
 PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern"), "bicycle": _l("Bicycle"), "palace": _l("Palace")}
-# Yes/no settings asked as "as the preset / yes / no", so an untouched field keeps the preset's value;
-# Oklahoma alone is a checkbox (ticked turns it on, unticked keeps the preset's).
-SWITCHES = tuple(name for name in BOOL_SETTINGS if name != "oklahoma")
 
 
 def switch(name: str) -> SelectField:
@@ -198,6 +194,18 @@ def choice(name: str) -> SelectField:
     """A choice setting typed over the preset: empty keeps the preset's value."""
     return SelectField(setting_label(name), choices=[("", _l("as the preset")), *CHOICE_LABELS[name].items()],
                        validate_choice=True, default="")
+
+
+def rule_field(name: str, declared: Setting) -> Field:
+    """A setting's field, named as the setting: a whole number bounded as the engine bounds it; a
+    yes/no asked as "as the preset / yes / no" (so an untouched field keeps the preset's value), or,
+    declared `ticked`, one tick box (ticked turns it on, unticked keeps the preset's); a choice as
+    its words."""
+    if declared.kind is int:
+        return setting(name)
+    if declared.kind is bool:
+        return BooleanField(setting_label(name)) if declared.ticked else switch(name)
+    return choice(name)
 
 
 class NewMatchForm(Form):
@@ -216,27 +224,10 @@ class NewMatchForm(Form):
     currency = StringField(_l("Currency symbol"), validators=[Most(5), Name(5, required=False)],
                            render_kw={"placeholder": "€", "autocomplete": "off"})
     first_dealer = StringField(_l("First dealer"), validators=[Optional(), Length(max=MAX_NAME)])
-    # One field per setting, named as the setting, its label and bounds as models/game/rules.py declares
-    # them (tests/test_web_matches.py checks none is missing).
-    dealer_rule = choice("dealer_rule")
-    oklahoma = BooleanField(setting_label("oklahoma"))
-    spade_double = switch("spade_double")
-    # The variants of RULES.md.
-    undercut_on_tie = switch("undercut_on_tie")
-    immediate_boxes = switch("immediate_boxes")
-    spade_double_boxes = switch("spade_double_boxes")
-    oklahoma_ace = choice("oklahoma_ace")
-    gin_bonus = setting("gin_bonus")
-    undercut_bonus = setting("undercut_bonus")
-    big_gin_bonus = setting("big_gin_bonus")
-    knock_limit = setting("knock_limit")
-    target = setting("target")
-    game_bonus = setting("game_bonus")
-    box_bonus = setting("box_bonus")
-    shutout_multiplier = setting("shutout_multiplier")
-    shutout_bonus = setting("shutout_bonus")
-    gin_boxes = setting("gin_boxes")
-    undercut_boxes = setting("undercut_boxes")
+    # One field per setting (below the class), named as the setting, as models/game/rules.py declares it.
+    ASKED = tuple(name for name, declared in placed(lambda s: s.asked) if not declared.ticked)  # the grid's
+    TICKED = tuple(name for name, declared in placed(lambda s: s.asked) if declared.ticked)  # tick boxes below it
+    NUMBERS = frozenset(INT_RANGES)
 
     def offer_presets(self, names: list[str]) -> None:
         """The built-in presets (Classic, Modern, Bicycle, Palace), then the ones this table saved
@@ -247,19 +238,18 @@ class NewMatchForm(Form):
     def chosen_settings(self) -> dict:
         """Settings typed over the preset; an empty field keeps the preset's value."""
         chosen = {}
-        for name in INT_RANGES:
-            value = getattr(self, name).data
-            if value is not None:
-                chosen[name] = value
-        for name in CHOICE_SETTINGS:
-            if getattr(self, name).data:
-                chosen[name] = getattr(self, name).data
-        if self.oklahoma.data:
-            chosen["oklahoma"] = True
-        for name in SWITCHES:
-            if getattr(self, name).data:
-                chosen[name] = getattr(self, name).data == "on"
+        for name, declared in SETTINGS.items():
+            data = getattr(self, name).data
+            if declared.kind is int:
+                if data is not None:
+                    chosen[name] = data
+            elif data:  # an empty choice, "as the preset" and an unticked box keep the preset's value
+                chosen[name] = data if declared.kind is not bool else declared.ticked or data == "on"
         return chosen
+
+
+for _name, _declared in SETTINGS.items():  # WTForms takes fields set on the class before its first form
+    setattr(NewMatchForm, _name, rule_field(_name, _declared))
 
 
 MAX_MATCH_NAME = 60

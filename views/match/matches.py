@@ -9,12 +9,12 @@ from flask_babel import gettext, ngettext
 from views.site.db import get_db, match_cache
 from .forms import UPCARDS, HandForm, ImportForm, MatchNameForm, NewMatchForm
 from views.site.forms import VersionForm
-from views.site.i18n import number, translated
+from views.site.i18n import translated
 from models.errors import N_, MatchError, MatchNotOver
 from models.game.stakes import read_stake
 from models.game.match import MAX_HANDS, Match
 from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
-from models.game.rules import PRESETS, Rules, rules_from
+from models.game.rules import PRESETS, rules_from
 
 from . import summary
 from .match_page import attach_error, match_or_404, render_match
@@ -26,8 +26,6 @@ from models.storage.players import lookalike, player_names
 from models.storage.tables import saved_presets
 
 bp = Blueprint("matches", __name__)
-
-CLASSIC = PRESETS["classic"]
 
 
 def render_home(import_form: ImportForm, status: int = 200):
@@ -288,55 +286,3 @@ def join(match_id: int):
 def match_name_form(stored: StoredMatch) -> MatchNameForm:
     """The match page's name form, filled with the present name."""
     return MatchNameForm(formdata=None, name=stored.name or "")
-
-
-# Each setting as the preset summaries word it, when it differs from Classic (RULES.md's defaults).
-SETTING_PHRASES = {
-    "knock_limit": N_("knock at %(value)s"),
-    "target": N_("to %(value)s"),
-    "big_gin_bonus": N_("big gin %(value)s"),
-    "game_bonus": N_("game %(value)s"),
-    "shutout_multiplier": N_("shutout × %(value)s"),
-    "shutout_bonus": N_("shutout bonus %(value)s"),
-    "gin_boxes": N_("gin boxes %(value)s"),
-    "undercut_boxes": N_("undercut boxes %(value)s"),
-}
-# The yes/no and choice variants by the phrase of their value when it differs from Classic.
-VARIANT_PHRASES = {
-    ("undercut_on_tie", False): N_("a tie goes to the knocker"),
-    ("immediate_boxes", True): N_("boxes count at once"),
-    ("spade_double_boxes", True): N_("doubled boxes"),
-    ("oklahoma_ace", "one"): N_("ace knocks at 1"),
-}
-# A variant that changes nothing unless other settings are on is said only with them.
-NEEDS = {"spade_double_boxes": ("oklahoma", "spade_double"), "oklahoma_ace": ("oklahoma",)}
-DEALER_PHRASES = {
-    "winner": N_("the winner deals"),
-    "loser": N_("the loser deals"),
-    "alternate": N_("the deal alternates"),
-}
-
-
-# What the printed sheet's head says in its own words (templates/_sheet.html); rules_summary adds the rest.
-PRINTED = ("target", "gin_bonus", "undercut_bonus", "box_bonus", "game_bonus")
-
-
-def rules_summary(rules: Rules, printed: bool = False) -> str:
-    """A preset in one line by its own settings: gin, undercut and box always, then whatever else
-    differs from Classic, so a table's own preset never reads like Modern when it is not.
-
-    `printed`: the rest of the printed sheet's head, which says PRINTED itself: only what else
-    differs from Classic, and nothing when nothing does."""
-    said = set(PRINTED) if printed else set()
-    parts = [] if printed else [gettext("gin %(gin)s, undercut %(undercut)s, box %(box)s", gin=number(rules.gin_bonus),
-                                        undercut=number(rules.undercut_bonus), box=number(rules.box_bonus))]
-    for name, phrase in SETTING_PHRASES.items():
-        if name not in said and getattr(rules, name) != getattr(CLASSIC, name):
-            parts.append(gettext(phrase, value=number(getattr(rules, name))))
-    if rules.dealer_rule != CLASSIC.dealer_rule:
-        parts.append(gettext(DEALER_PHRASES[rules.dealer_rule]))
-    if rules.oklahoma:
-        parts.append(gettext("Oklahoma, spade doubles") if rules.spade_double else gettext("Oklahoma, no spade doubling"))
-    parts += [gettext(phrase) for (name, value), phrase in VARIANT_PHRASES.items()
-              if getattr(rules, name) == value and all(getattr(rules, need) for need in NEEDS.get(name, ()))]
-    return ", ".join(parts)

@@ -27,7 +27,7 @@ from flask import has_app_context, has_request_context
 from flask_babel import Babel, force_locale, format_date, get_locale, get_translations, gettext
 from markupsafe import Markup
 
-from models.errors import MatchError, Message, Refusal
+from models.errors import MatchError, Message, Refusal, Series, written
 
 from .targets import safe_path
 
@@ -114,7 +114,8 @@ def render(message: Message) -> str:
     """The engine's sentence in the current language. A page writes its cards as a player does
     (3♥); the command line, outside any request, writes the codes it reads (3H)."""
     translations = get_translations()
-    return message.render(translations.ugettext, translations.ungettext, faces=has_request_context())
+    return message.render(translations.ugettext, translations.ungettext, faces=has_request_context(),
+                          language=current_language())
 
 
 def translated_reason(error: MatchError | Refusal) -> str:
@@ -216,11 +217,8 @@ def played(stamp: str | None, today: date | None = None) -> str:
 # --------------------------------------------------------------------------
 
 def games_list(numbers: list[int] | tuple[int, ...]) -> str:
-    """'1', '1 and 2', '1, 2 and 3' (the games a hand went into)."""
-    texts = [str(n) for n in numbers]
-    if len(texts) <= 1:
-        return "".join(texts)
-    return gettext("%(rest)s and %(last)s", rest=", ".join(texts[:-1]), last=texts[-1])
+    """'1', '1 and 2', '1, 2, and 3' (the games a hand went into), as the page's language lists them."""
+    return written(Series(numbers), language=current_language())
 
 
 def script_texts() -> dict:

@@ -18,7 +18,7 @@ def bdi(name) -> Markup:
 
 def init_app(app: Flask) -> None:
     from views.tables import access
-    from views.match import cards, hands, matches, summary
+    from views.match import cards, hands, matches, rule_words, summary
     from . import csrf, pages, pwa
     from views.history import history
     from views.match.charts import plot
@@ -37,7 +37,8 @@ def init_app(app: Flask) -> None:
         # a match in words and forms
         match_label=summary.match_label, result_line=summary.result_line, match_state=matches.match_state,
         match_share_text=matches.match_share_text, match_name_form=matches.match_name_form,
-        rules_summary=matches.rules_summary, way_back=hands.way_back, deleted_matches=history.deleted_matches,
+        rules_summary=rule_words.rules_summary,
+        rules_lines=rule_words.rules_lines, way_back=hands.way_back, deleted_matches=history.deleted_matches,
         follow_every=follow_every,
         # drawings
         plot=plot, card_face=cards.card_face,
