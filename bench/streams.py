@@ -157,11 +157,11 @@ async def new_table(http: Http) -> Table:
     return Table(match_id, page)
 
 
-async def hold(port: int, table: Table, phone: int, stop: asyncio.Event) -> None:
+async def hold(port: int, table: Table, phone: int, stop: asyncio.Event, cookie: str) -> None:
     """As a browser's EventSource: a stream refused or broken is opened again a second later (counted)."""
     while not stop.is_set():
         try:
-            await hold_once(port, table, phone, stop)
+            await hold_once(port, table, phone, stop, cookie)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass
         if not stop.is_set():
@@ -169,10 +169,11 @@ async def hold(port: int, table: Table, phone: int, stop: asyncio.Event) -> None
             await asyncio.sleep(1)
 
 
-async def hold_once(port: int, table: Table, phone: int, stop: asyncio.Event) -> None:
+async def hold_once(port: int, table: Table, phone: int, stop: asyncio.Event, cookie: str) -> None:
+    """The stream asked as the page's EventSource asks it: the page's host and port, the player's cookie."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /matches/{table.match_id}/stream?shown={table.tag} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                 f"Accept: text/event-stream\r\n\r\n".encode())
+    writer.write(f"GET /matches/{table.match_id}/stream?shown={table.tag} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode())
     await reader.readuntil(b"\r\n\r\n")
     buffer = ""
     try:
@@ -214,7 +215,7 @@ async def held_tables(port: int, tables: int) -> tuple[Http, list[Table], asynci
     http = Http(port)
     made = [await new_table(http) for _ in range(tables)]
     stop = asyncio.Event()
-    holders = [asyncio.create_task(hold(port, table, phone, stop)) for table in made for phone in (0, 1)]
+    holders = [asyncio.create_task(hold(port, table, phone, stop, http.cookie)) for table in made for phone in (0, 1)]
     deadline = time.monotonic() + 120
     while not all(all(t.hello) for t in made) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)

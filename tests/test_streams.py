@@ -7,6 +7,7 @@ from html import unescape
 
 import pytest
 
+from models.storage.notifier import Notifier
 from stream_server import EventReader, GeventServer
 from webutil import hidden, hosted_app, new_match, post_hand, start_table
 
@@ -111,6 +112,30 @@ def test_a_stream_of_one_table_never_carries_another_table_s_match(tmp_path):
     held = client.get(f"{theirs}matches/{their_match}/stream", buffered=False)
     assert held.status_code == 200 and held.mimetype == "text/event-stream"
     held.close()
+
+
+@pytest.mark.sqlite_only
+def test_the_file_watcher_wakes_only_the_followers_of_a_moved_match(app, client):
+    """The SQLite watcher (models/storage/notifier.py): a match just followed is woken once, then only a save
+    of that match wakes its follower, also after nobody followed it for a while. The watcher wakes in one
+    look what that look found moved, so once a second save's wake-up is seen the first's look is over."""
+    first, second = new_match(client), new_match(client)
+    notifier = Notifier(app.config["DATABASE"])
+    try:
+        one, two = notifier.follow(first), notifier.follow(second)
+        assert one.wait(30) and two.wait(30)  # no version seen yet: "look again"
+        for number in (1, 2):
+            save(client, first, number)
+            assert one.wait(30)
+        assert not two.moved.is_set()
+        notifier.leave(two)
+        again = notifier.follow(second)
+        for number in (1, 2, 3):
+            save(client, second, number)
+            assert again.wait(30)
+        assert not one.moved.is_set()
+    finally:
+        notifier.stop()
 
 
 def test_the_streams_an_address_holds_are_bounded(app, client):

@@ -2,12 +2,12 @@
 
 One watcher per process, whatever the number of phones: on PostgreSQL a connection of its own that LISTENs
 (every unit of work NOTIFYs the matches it touched, delivered at its commit, `announce`); on SQLite one
-`PRAGMA data_version` a tick on a connection of its own, and only when it moved one SELECT of the versions
-of the matches its phones follow. A match nobody follows costs nothing; an idle table costs the database
-nothing between saves on PostgreSQL. A wake-up only says "look again": each stream reads the version
-itself, so a wake-up doubled changes nothing a phone sees. What must stay true: a stream looks only when
-woken, so whenever the watcher may have missed a change (its connection lost, another file under the path,
-on PostgreSQL another database under the address, as after pg_restore) it wakes every stream.
+`PRAGMA data_version` a tick on a connection of its own, and only when it moved one join of the versions
+of the matches its phones follow against those it last saw. A match nobody follows costs nothing; an idle
+table costs the database nothing between saves on PostgreSQL. A wake-up only says "look again": each stream
+reads the version itself, so a wake-up doubled changes nothing a phone sees. What must stay true: a stream
+looks only when woken, so whenever the watcher may have missed a change (its connection lost, another file
+under the path, on PostgreSQL another database under the address, as after pg_restore) it wakes every stream.
 """
 from __future__ import annotations
 
@@ -125,26 +125,29 @@ class Notifier:
         conn = connect_file(path, create=False, synchronous="NORMAL")
         identity = file_identity(path)
         try:
-            seen = conn.execute("PRAGMA data_version").fetchone()[0]
-            versions: dict[int, int] = {}
+            # The version last seen of each match followed, in this connection's own table (not the file's):
+            # a look is one join inside SQLite that answers only the matches that moved, whatever the
+            # number followed. A match just followed has none yet: it is woken once, which changes nothing.
+            conn.execute("CREATE TEMP TABLE followed (id INTEGER PRIMARY KEY, version INTEGER)")
+            seen, kept = conn.execute("PRAGMA data_version").fetchone()[0], set()
             while not self.stopped.wait(TICK_S):
                 if file_identity(path) != identity:
                     return  # another file under the path (a restore): a new connection, every stream looks again
                 now = conn.execute("PRAGMA data_version").fetchone()[0]
                 with self.lock:
-                    followed = list(self.followers)
-                if now == seen and all(match_id in versions for match_id in followed):
+                    followed = None if self.followers.keys() == kept else set(self.followers)
+                if followed is not None:
+                    conn.executemany("DELETE FROM temp.followed WHERE id = ?", ((i,) for i in kept - followed))
+                    conn.executemany("INSERT INTO temp.followed (id) VALUES (?)", ((i,) for i in followed - kept))
+                    kept = followed
+                elif now == seen:
                     continue
                 seen = now
-                found = {}
-                for start in range(0, len(followed), 500):
-                    part = followed[start:start + 500]
-                    marks = ",".join("?" * len(part))
-                    found.update(conn.execute(f"SELECT id, version FROM match WHERE id IN ({marks})",  # nosec B608
-                                              part).fetchall())
-                moved = [match_id for match_id, version in found.items() if versions.get(match_id) != version]
-                versions = found
-                self.wake(moved)
+                moved = conn.execute("SELECT m.id, m.version FROM temp.followed AS f JOIN main.match AS m"
+                                     " ON m.id = f.id WHERE m.version IS NOT f.version").fetchall()
+                conn.executemany("UPDATE temp.followed SET version = ? WHERE id = ?",
+                                 ((version, match_id) for match_id, version in moved))
+                self.wake([match_id for match_id, _version in moved])
         finally:
             conn.close()
 

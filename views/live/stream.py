@@ -34,7 +34,10 @@ bp = Blueprint("stream", __name__)
 view_bp = Blueprint("view_stream", __name__)
 NOTIFIER = "gin_ledger_notifier"
 HELD = "gin_ledger_streams"
-HEARTBEAT_S = 20  # a comment this often: a phone gone is noticed, and a proxy keeps the stream open
+# A comment this often: a phone gone is noticed, and a proxy keeps the stream open. It must stay below the
+# idle timeouts proxies close a quiet answer at (nginx's proxy_read_timeout and most load balancers 60 s,
+# HAProxy's example configuration 50 s); each one is a send and a version read for every held stream.
+HEARTBEAT_S = 30
 RETRY_MS = 1000  # how soon a browser tries again after the stream broke
 
 
