@@ -63,6 +63,20 @@ def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: 
     return row["id"], row["epoch"], row["version"]
 
 
+def match_id_of(conn: sqlite3.Connection, number: int, *, table: int) -> int:
+    """The id of the table's match `number` (1, 2, 3 ... at its table), deleted or not; else NoSuchMatch."""
+    row = conn.execute("SELECT id FROM match WHERE table_id = ? AND number = ?", (table, number)).fetchone()
+    if row is None:
+        raise NoSuchMatch(number)
+    return row["id"]
+
+
+def match_numbers(conn: sqlite3.Connection, *, table: int) -> dict[int, int]:
+    """Every match of the table, deleted or not: id -> its number at the table."""
+    return {row["id"]: row["number"] for row in
+            conn.execute("SELECT id, number FROM match WHERE table_id = ?", (table,))}
+
+
 # ---- lists ---------------------------------------------------------------------------
 
 def list_matches(conn: sqlite3.Connection, finished: bool, limit: int = 50,
@@ -180,13 +194,17 @@ def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = N
 
 def insert_match(conn: sqlite3.Connection, match: Match, stake: Stake | None,
                  name: str | None = None, rematch_of: int | None = None, *, table: int) -> int:
-    """The match row alone; the caller holds a unit of work, which sets `finished`."""
+    """The match row alone; the caller holds a unit of work, which sets `finished`.
+
+    Its number at its table is the table's largest plus one, read under the unit of work's write lock
+    (a new match takes the whole lock), so two tables' matches are each numbered 1, 2, 3."""
     ids = [player_id(conn, player, table=table) for player in match.players]
     return conn.execute(
-        """INSERT INTO match (table_id, player1_id, player2_id, format, rules, first_dealer, created, finished,
-                              view_token, stake, currency, name, rematch_of)
-           VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
-        (table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
+        """INSERT INTO match (table_id, number, player1_id, player2_id, format, rules, first_dealer, created,
+                              finished, view_token, stake, currency, name, rematch_of)
+           VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM match WHERE table_id = ?),
+                   ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
+        (table, table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
          match.players.index(match.dealer), now(),
          secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
          stake.currency if stake else None, name or None, rematch_of),
