@@ -4,10 +4,17 @@ which counts across every table and so told a table that others exist.
 Storage: two tables starting matches in turn each number theirs 1, 2, 3; a rematch and an import are
 numbered the same way; a deleted match keeps its number and the next one does not take it; a ledger
 from before keeps every match's id as its number, so no address already given out moves.
+The web: on a hosted server every address, file name and ETag of a table's pages, its spectator's
+and its files names its matches 1, 2, 3 and never an id; at home the ids stay.
 """
 from __future__ import annotations
 
+import io
+import re
+import zipfile
+
 import pytest
+
 
 from models.game.hand import KNOCK, Hand
 from models.game.match import Match
@@ -19,6 +26,8 @@ from models.storage.matches import (create_match, create_rematch, delete_match, 
                                     match_numbers, restore_match)
 from models.storage.tables import create_table, home_table
 from models.errors import NoSuchMatch
+from views.site.db import get_db
+from webutil import hidden, import_match, start_table
 
 
 def single(one: str, two: str, gins: int = 0) -> Match:
@@ -116,3 +125,139 @@ def test_a_ledger_from_before_keeps_each_matchs_id_as_its_number(database):
         assert get_match(ledger, made, table=b).number == 5
     finally:
         ledger.close()
+
+
+# ---- what the players see: addresses, headers, files ---------------------------------------------
+
+def finished(one: str, two: str) -> dict:
+    """A match file of one single game that `one` won with two gins."""
+    gin = {"knocker": one, "knocker_deadwood": 0, "opponent_deadwood": 60}
+    return {"format": "single", "players": [one, two], "hands": [gin, gin]}
+
+
+MATCH_NUMBER = re.compile(r"/matches/(\d+)")
+FILE_NUMBER = re.compile(r"gin-ledger-(\d+)-")
+TAG_NUMBER = re.compile(r'(?:&#34;|")(\d+)-[0-9a-f]+-\d+(?:&#34;|")')
+
+
+def seen(answer) -> str:
+    """Everything a browser is shown of an answer: its body and its headers."""
+    headers = "\n".join(f"{name}: {value}" for name, value in answer.headers.items())
+    return headers + "\n" + answer.get_data(as_text=True)
+
+
+def numbers_in(text: str) -> set[int]:
+    """Every number that names a match in `text`: in an address, a file's name, an ETag."""
+    return {int(found) for pattern in (MATCH_NUMBER, FILE_NUMBER, TAG_NUMBER) for found in pattern.findall(text)}
+
+
+def every_page(client, table: str, number: int) -> dict[str, str]:
+    """Each page, fragment, file and header of match `number` at `table` (a /t/<key>/ address)."""
+    here = f"{table}matches/{number}"
+    addresses = [table, here, f"{here}/sheet", f"{here}/history", f"{here}/big", f"{here}/join", f"{here}/count",
+                 f"{here}/live", f"{here}.json?download=1", f"{here}.csv?download=1", f"{here}/summary.txt",
+                 f"{here}/evening.txt", f"{here}/sheet.svg", f"{table}ladder", f"{table}tonight", f"{table}players"]
+    shown = {}
+    for address in addresses:
+        answer = client.get(address)
+        assert answer.status_code == 200, (address, answer.status_code)
+        shown[address] = seen(answer)
+    view = re.search(r"/view/([\w-]+)", shown[f"{here}/join"]).group(1)
+    for address in (f"/view/{view}", f"/view/{view}/sheet", f"/view/{view}/big", f"/view/{view}/live"):
+        answer = client.get(address)
+        assert answer.status_code == 200, (address, answer.status_code)
+        shown[address] = seen(answer)
+    with zipfile.ZipFile(io.BytesIO(client.get(f"{table}export.zip").get_data())) as archive:
+        shown[f"{table}export.zip"] = "\n".join(archive.namelist())
+    return shown
+
+
+# Who plays each table's matches 1, 2, 3; they are started in turn A, B, B, A, B, A: the ids are A's
+# 1, 4, 6 and B's 2, 3, 5.
+PLAYED = {"A": (("Ana", "Ben"), ("Ben", "Ana"), ("Ana", "Cleo")),
+          "B": (("Zoltan", "Yvette"), ("Yvette", "Zoltan"), ("Zoltan", "Xena"))}
+TURNS = "ABBABA"
+
+
+@pytest.fixture
+def two_tables(hosted):
+    """Tables A and B, each with its own browser, their matches started in turn (TURNS)."""
+    browsers = {"A": hosted.test_client(), "B": hosted.test_client()}
+    tables = {name: start_table(browser, f"Club {name}") for name, browser in browsers.items()}
+    made = {"A": [], "B": []}
+    for name in TURNS:
+        players = PLAYED[name][len(made[name])]
+        made[name].append(import_match(browsers[name], finished(*players), tables[name]))
+    assert made == {"A": [1, 2, 3], "B": [1, 2, 3]}
+    return browsers, tables
+
+
+def test_two_hosted_tables_each_see_their_matches_numbered_1_2_3_and_never_the_ids(two_tables):
+    browsers, tables = two_tables
+    for name, table in tables.items():
+        for number in (1, 2, 3):
+            shown = every_page(browsers[name], table, number)
+            # No address, file name or ETag of table A names its matches 4 or 6 (their ids): nothing
+            # tells it that B's matches came between.
+            for address, text in shown.items():
+                assert numbers_in(text) <= {1, 2, 3}, (address, numbers_in(text))
+            here = f"{table}matches/{number}"
+            stem = f"gin-ledger-{number}-" + "-".join(PLAYED[name][number - 1])
+            assert f'filename="{stem}.json"' in shown[f"{here}.json?download=1"]
+            assert f'filename="{stem}.csv"' in shown[f"{here}.csv?download=1"]
+            assert f'ETag: "{number}-' in shown[f"{here}/live"]
+            assert f'href="{here}/history"' in shown[here] and f'href="{here}/hands/2"' in shown[here]
+            assert f'href="{here}"' in shown[f"{here}/history"]
+        assert sorted(FILE_NUMBER.search(entry).group(1) for entry in shown[f"{table}export.zip"].split("\n")) == [
+            "1", "2", "3"]
+
+
+def test_a_hosted_matchs_number_opens_that_match_and_no_other_tables(two_tables):
+    browsers, tables = two_tables
+    a, b = tables["A"], tables["B"]
+    for number, (first, second) in enumerate(PLAYED["A"], start=1):
+        page = browsers["A"].get(f"{a}matches/{number}").get_data(as_text=True)
+        assert f"<bdi>{first}</bdi>" in page and f"<bdi>{second}</bdi>" in page
+    for id_of_another in (4, 5, 6):  # a number table A never gave is a 404, whichever table's id it is
+        assert browsers["A"].get(f"{a}matches/{id_of_another}").status_code == 404
+    assert browsers["A"].get(f"{b}matches/1").status_code == 200  # the key is the way in, not the number
+    assert "Zoltan" in browsers["A"].get(f"{b}matches/1").get_data(as_text=True)
+
+
+def test_a_rematch_a_named_device_and_a_quiet_poll_name_the_match_by_its_number(two_tables):
+    browsers, tables = two_tables
+    client, a = browsers["A"], tables["A"]
+    page = client.get(f"{a}matches/3").get_data(as_text=True)
+    made = client.post(f"{a}matches/3/rematch", data={"csrf_token": hidden(page, "csrf_token")})
+    assert made.status_code == 302 and made.headers["Location"].endswith(f"{a}matches/4")
+    rematch = client.get(f"{a}matches/4").get_data(as_text=True)
+    assert f'href="{a}matches/3"' in rematch and numbers_in(rematch) <= {3, 4}
+    assert f'href="{a}matches/4"' in client.get(f"{a}matches/3").get_data(as_text=True)
+    history = client.get(f"{a}matches/2/history").get_data(as_text=True)
+    assert hidden(history, "match") == "2"
+    named = client.post(f"{a}device", data={"csrf_token": hidden(history, "csrf_token"), "match": "2",
+                                            "device": "Ana's phone"})
+    assert named.status_code == 302 and named.headers["Location"].endswith(f"{a}matches/2/history")
+    tag = client.get(f"{a}matches/2/live").headers["ETag"]
+    assert tag.startswith('"2-')
+    quiet = client.get(f"{a}matches/2/live", headers={"X-Sheet": tag})  # answered before Flask
+    assert quiet.status_code == 200 and quiet.get_data() == b"" and quiet.headers["ETag"] == tag
+    assert client.get(f"{a}matches/2/live", headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_a_home_table_keeps_naming_its_matches_by_their_ids(app, client):
+    """Not hosted: the addresses, files and ETags keep the ids, even where another table's match (from a
+    server once hosted) makes the home table's numbers differ from them."""
+    with app.app_context():
+        conn = get_db()
+        other = create_table(conn, "Once hosted").id
+        create_match(conn, single("Ana", "Ben"), table=other)
+    match_id = import_match(client, finished("Ana", "Ben"))
+    assert match_id == 2  # its number at the home table is 1
+    with app.app_context():
+        assert match_numbers(get_db(), table=home_table(get_db()).id) == {2: 1}
+    page = client.get("/matches/2").get_data(as_text=True)
+    assert 'href="/matches/2/history"' in page and 'data-etag="&#34;2-' in page
+    assert client.get("/matches/2/live").headers["ETag"].startswith('"2-')
+    assert 'filename="gin-ledger-2-Ana-Ben.json"' in seen(client.get("/matches/2.json?download=1"))
+    assert client.get("/matches/1").status_code == 404  # the other table's match

@@ -52,15 +52,16 @@ def get_match_by_token(conn: sqlite3.Connection, token: str, *, table: int) -> S
 
 
 def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: str | None = None, *,
-                  table: int) -> tuple[int, str, int]:
-    """(id, epoch, version) without loading hands: what a following phone asks every second or two."""
+                  table: int) -> tuple[int, int, str, int]:
+    """(id, number, epoch, version) without loading hands: what a following phone asks every second or two."""
     column, value = ("view_token", token) if token is not None else ("id", match_id)
     # `column` is one of the two names above; the values are bound parameters.
-    row = conn.execute(f"SELECT id, version, (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match"  # nosec B608
-                       f" WHERE {column} = ? AND table_id = ? AND deleted IS NULL", (value, table)).fetchone()
+    row = conn.execute(f"SELECT id, number, version, (SELECT value FROM epoch WHERE id = 1) AS epoch"  # nosec B608
+                       f" FROM match WHERE {column} = ? AND table_id = ? AND deleted IS NULL",
+                       (value, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id or token)
-    return row["id"], row["epoch"], row["version"]
+    return row["id"], row["number"], row["epoch"], row["version"]
 
 
 def match_id_of(conn: sqlite3.Connection, number: int, *, table: int) -> int:

@@ -1,0 +1,65 @@
+"""A match's number as players see it: on a hosted server its number at its table (1, 2, 3 ...), at
+home its id, as always.
+
+Ids count across every table of a server, so a hosted table shown them (its matches 1, 4, 9) learns
+that other tables exist. Inside the app a match is named by its id everywhere; on a hosted server the
+number takes the id's place in every address as it is built (`add_number`, after `url_for`) and the id
+takes the number's place in every address matched (`find_match`, before the view runs), so views and
+templates keep naming matches by id. What else shows a match's number (a file's name, an ETag) asks
+`shown_number`.
+"""
+from __future__ import annotations
+
+from flask import g
+
+from models.errors import NoSuchMatch
+from models.storage.matches import match_id_of, match_numbers
+from views.site.db import get_db
+
+from .scope import hosted
+
+KEY = "match_id"  # every address of one match names it so (views/*: "/matches/<int:match_id>...")
+
+
+def shown(match_id: int, number: int) -> int:
+    """What names a match to its players: its number at its table on a hosted server, else its id."""
+    return number if hosted() else match_id
+
+
+def shown_number(stored) -> int:
+    return shown(stored.id, stored.number)
+
+
+def id_shown_as(number: int) -> int:
+    """The id of the match its players call `number` (a form's field), 0 for none (a 404 where it leads)."""
+    table = g.get("table")
+    if not hosted() or table is None:
+        return number
+    try:
+        return match_id_of(get_db(), number, table=table.id)
+    except NoSuchMatch:
+        return 0
+
+
+def find_match(endpoint: str | None, values: dict | None) -> None:
+    """After views/tables/tables.find_table: the number in a hosted table's address becomes the match's id.
+
+    A number the table has not given is NoSuchMatch (the errors blueprint's 404), whatever the id
+    that number would be at another table."""
+    table = g.get("table")
+    if hosted() and table is not None and values and KEY in values:
+        values[KEY] = match_id_of(get_db(), values[KEY], table=table.id)
+
+
+def add_number(endpoint: str, values: dict) -> None:
+    """An address built for a match of a hosted table names its number, never its id.
+
+    The table's numbers are read once a request, again when a match made since is asked for; an id
+    that is no match of the table becomes 0, which no table gives (a 404, telling nothing)."""
+    table = g.get("table")
+    if not hosted() or table is None or KEY not in values:
+        return
+    numbers = g.get("match_numbers")
+    if numbers is None or values[KEY] not in numbers:
+        numbers = g.match_numbers = match_numbers(get_db(), table=table.id)
+    values[KEY] = numbers.get(values[KEY], 0)
