@@ -288,6 +288,9 @@ def test_a_table_passphrase_asks_every_other_browser(world, tmp_path):
     other = server.client()
     answer = other.get(f"{table}matches/{match_id}")
     assert answer.status == 302
+    # A number the table never gave is asked for the passphrase as well: nothing says how many it gave.
+    assert other.get(f"{table}matches/{match_id + 1}").status == 302
+    assert other.get(f"{table}matches/{match_id + 1}/live").status == 302
     login = urlsplit(answer.location)
     assert login.path == table + "login" and f"next={table}matches/{match_id}" in login.query
     page = other.get(login.path + "?" + login.query)

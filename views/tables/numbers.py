@@ -30,36 +30,39 @@ def shown_number(stored) -> int:
     return shown(stored.id, stored.number)
 
 
+NO_MATCH = 0  # no match has this id (both engines count ids from 1): the view's own 404
+
+
 def id_shown_as(number: int) -> int:
-    """The id of the match its players call `number` (a form's field), 0 for none (a 404 where it leads)."""
+    """The id of the match its players call `number` (an address's, a form's), NO_MATCH for none."""
     table = g.get("table")
     if not hosted() or table is None:
         return number
     try:
         return match_id_of(get_db(), number, table=table.id)
     except NoSuchMatch:
-        return 0
+        return NO_MATCH
 
 
 def find_match(endpoint: str | None, values: dict | None) -> None:
     """After views/tables/tables.find_table: the number in a hosted table's address becomes the match's id.
 
-    A number the table has not given is NoSuchMatch (the errors blueprint's 404), whatever the id
-    that number would be at another table."""
-    table = g.get("table")
-    if hosted() and table is not None and values and KEY in values:
-        values[KEY] = match_id_of(get_db(), values[KEY], table=table.id)
+    A number the table has not given becomes NO_MATCH, whatever the id that number would be at another
+    table: the view answers 404, after the passphrase's checks (which run after this), so a browser not
+    let in learns nothing of how many matches the table has."""
+    if hosted() and g.get("table") is not None and values and KEY in values:
+        values[KEY] = id_shown_as(values[KEY])
 
 
 def add_number(endpoint: str, values: dict) -> None:
     """An address built for a match of a hosted table names its number, never its id.
 
     The table's numbers are read once a request, again when a match made since is asked for; an id
-    that is no match of the table becomes 0, which no table gives (a 404, telling nothing)."""
+    that is no match of the table becomes NO_MATCH, which no table gives (a 404, telling nothing)."""
     table = g.get("table")
     if not hosted() or table is None or KEY not in values:
         return
     numbers = g.get("match_numbers")
     if numbers is None or values[KEY] not in numbers:
         numbers = g.match_numbers = match_numbers(get_db(), table=table.id)
-    values[KEY] = numbers.get(values[KEY], 0)
+    values[KEY] = numbers.get(values[KEY], NO_MATCH)
