@@ -23,7 +23,7 @@ from models.storage.address import SQLITE, dialect_of
 from models.storage.connection import connect, immediate
 from models.storage.ledger_file import open_ledger
 from models.storage.matches import (create_match, create_rematch, delete_match, get_match, match_id_of,
-                                    match_numbers, restore_match)
+                                    match_number, restore_match)
 from models.storage.tables import create_table, home_table
 from models.errors import NoSuchMatch
 from views.site.db import get_db
@@ -53,7 +53,7 @@ def test_two_tables_starting_matches_in_turn_each_number_theirs_1_2_3(ledger):
         made[table].append(create_match(ledger, single("Ana", "Ben"), table=table))
     for table in (a, b):
         assert [get_match(ledger, match_id, table=table).number for match_id in made[table]] == [1, 2, 3]
-        assert match_numbers(ledger, table=table) == {match_id: n for n, match_id in enumerate(made[table], 1)}
+        assert [match_number(ledger, match_id, table=table) for match_id in made[table]] == [1, 2, 3]
         assert [match_id_of(ledger, n, table=table) for n in (1, 2, 3)] == made[table]
     # The ids still count across the server: B's first match is A's second id.
     assert made[a][0] < made[b][0] < made[b][1] < made[a][1]
@@ -116,8 +116,10 @@ def test_a_ledger_from_before_keeps_each_matchs_id_as_its_number(database):
     assert ids == [1, 2, 3, 4]
     ledger = open_ledger(database)
     try:
-        assert match_numbers(ledger, table=1) == {1: 1, 3: 3}
-        assert match_numbers(ledger, table=b) == {2: 2, 4: 4}
+        assert [match_number(ledger, match_id, table=1) for match_id in (1, 3)] == [1, 3]
+        assert [match_number(ledger, match_id, table=b) for match_id in (2, 4)] == [2, 4]
+        with pytest.raises(NoSuchMatch):
+            match_number(ledger, 2, table=1)  # B's match is no match of the home table
         # A new match goes on from its table's largest number.
         made = create_match(ledger, single("Ana", "Ben"), table=1)
         assert get_match(ledger, made, table=1).number == 4
@@ -255,7 +257,7 @@ def test_a_home_table_keeps_naming_its_matches_by_their_ids(app, client):
     match_id = import_match(client, finished("Ana", "Ben"))
     assert match_id == 2  # its number at the home table is 1
     with app.app_context():
-        assert match_numbers(get_db(), table=home_table(get_db()).id) == {2: 1}
+        assert match_number(get_db(), 2, table=home_table(get_db()).id) == 1
     page = client.get("/matches/2").get_data(as_text=True)
     assert 'href="/matches/2/history"' in page and 'data-etag="&#34;2-' in page
     assert client.get("/matches/2/live").headers["ETag"].startswith('"2-')

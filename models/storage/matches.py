@@ -72,10 +72,12 @@ def match_id_of(conn: sqlite3.Connection, number: int, *, table: int) -> int:
     return row["id"]
 
 
-def match_numbers(conn: sqlite3.Connection, *, table: int) -> dict[int, int]:
-    """Every match of the table, deleted or not: id -> its number at the table."""
-    return {row["id"]: row["number"] for row in
-            conn.execute("SELECT id, number FROM match WHERE table_id = ?", (table,))}
+def match_number(conn: sqlite3.Connection, match_id: int, *, table: int) -> int:
+    """The number at its table of the table's match `match_id`, deleted or not; else NoSuchMatch."""
+    row = conn.execute("SELECT number FROM match WHERE table_id = ? AND id = ?", (table, match_id)).fetchone()
+    if row is None:
+        raise NoSuchMatch(match_id)
+    return row["number"]
 
 
 # ---- lists ---------------------------------------------------------------------------

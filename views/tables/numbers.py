@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import g
 
 from models.errors import NoSuchMatch
-from models.storage.matches import match_id_of, match_numbers
+from models.storage.matches import match_id_of, match_number
 from views.site.db import get_db
 
 from .scope import hosted
@@ -54,15 +54,25 @@ def find_match(endpoint: str | None, values: dict | None) -> None:
         values[KEY] = id_shown_as(values[KEY])
 
 
+def known(matches) -> None:
+    """The matches a view is about to list (StoredMatch): their addresses are built without a query."""
+    if hosted():
+        g.match_numbers = {**g.get("match_numbers", {}), **{stored.id: stored.number for stored in matches}}
+
+
 def add_number(endpoint: str, values: dict) -> None:
     """An address built for a match of a hosted table names its number, never its id.
 
-    The table's numbers are read once a request, again when a match made since is asked for; an id
+    Each match's number is read once a request (one indexed row; a list's are `known` before); an id
     that is no match of the table becomes NO_MATCH, which no table gives (a 404, telling nothing)."""
     table = g.get("table")
     if not hosted() or table is None or KEY not in values:
         return
-    numbers = g.get("match_numbers")
-    if numbers is None or values[KEY] not in numbers:
-        numbers = g.match_numbers = match_numbers(get_db(), table=table.id)
-    values[KEY] = numbers.get(values[KEY], NO_MATCH)
+    numbers = g.match_numbers = g.get("match_numbers", {})
+    match_id = values[KEY]
+    if match_id not in numbers:
+        try:
+            numbers[match_id] = match_number(get_db(), match_id, table=table.id)
+        except NoSuchMatch:
+            numbers[match_id] = NO_MATCH
+    values[KEY] = numbers[match_id]
