@@ -247,6 +247,19 @@ def test_a_rematch_a_named_device_and_a_quiet_poll_name_the_match_by_its_number(
     assert client.get(f"{a}matches/2/live", headers={"If-None-Match": tag}).status_code == 304
 
 
+def test_a_long_matchs_printout_names_the_whole_sheet_by_the_matchs_number(two_tables):
+    """The printed page of a long match says where the whole sheet is: at the match's number."""
+    browsers, tables = two_tables
+    client, a = browsers["A"], tables["A"]
+    deal = {"knocker": "Ana", "knocker_deadwood": 1, "opponent_deadwood": 2}
+    number = import_match(client, {"format": "hollywood", "players": ["Ana", "Ben"], "hands": [deal] * 45}, a)
+    assert number == 4  # its id is 7
+    page = client.get(f"{a}matches/4").get_data(as_text=True)
+    note = re.search(r'<p class="print-only fold-note">([^<]*)</p>', page).group(1)
+    assert note.endswith(f"{a}matches/4/sheet"), note
+    assert numbers_in(page) == {4}
+
+
 def test_a_home_table_keeps_naming_its_matches_by_their_ids(app, client):
     """Not hosted: the addresses, files and ETags keep the ids, even where another table's match (from a
     server once hosted) makes the home table's numbers differ from them."""
