@@ -247,6 +247,21 @@ def test_a_rematch_a_named_device_and_a_quiet_poll_name_the_match_by_its_number(
     assert client.get(f"{a}matches/2/live", headers={"If-None-Match": tag}).status_code == 304
 
 
+def test_a_hosted_matchs_stream_names_its_events_by_the_number(two_tables):
+    browsers, tables = two_tables
+    answer = browsers["A"].get(f"{tables['A']}matches/3/stream", buffered=False)  # A's third match: id 6
+    assert answer.status_code == 200
+    text = ""
+    try:
+        for chunk in answer.response:
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            if re.search(r"^id: ", text, re.MULTILINE):
+                break
+    finally:
+        answer.close()
+    assert re.search(r'^id: "3-[0-9a-f]+-\d+"$', text, re.MULTILINE), text[-300:]
+
+
 def test_a_long_matchs_printout_names_the_whole_sheet_by_the_matchs_number(two_tables):
     """The printed page of a long match says where the whole sheet is: at the match's number."""
     browsers, tables = two_tables
