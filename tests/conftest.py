@@ -59,5 +59,14 @@ def client(app):
 
 
 @pytest.fixture
+def hosted(database, tmp_path):
+    """The app as a public host runs it (FLASK_HOSTED=1), on the test's engine."""
+    app = create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "k", "HOSTED": True,
+                      "TABLE_STARTS_PER_MINUTE": 50}, instance_path=str(tmp_path / "instance"))
+    yield app
+    db.close_app(app)
+
+
+@pytest.fixture
 def runner(app):
     return app.test_cli_runner()

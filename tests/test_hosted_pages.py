@@ -2,21 +2,10 @@
 
 The PostgreSQL half once missed the front page: a browser that remembers no table asked for the tables of
 an empty list, `IN ()`, which SQLite takes and PostgreSQL refuses, so nobody could start a table.
+The `hosted` app is conftest.py's.
 """
-import pytest
-
-from app import create_app
 from casefiles import case
-from views.site import db
 from webutil import hidden, import_match, start_table
-
-
-@pytest.fixture
-def hosted(database, tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "k", "HOSTED": True,
-                      "TABLE_STARTS_PER_MINUTE": 50}, instance_path=str(tmp_path / "instance"))
-    yield app
-    db.close_app(app)
 
 
 def test_a_new_browser_sees_the_front_page_and_starts_a_table(hosted):

@@ -142,6 +142,8 @@ EPOCH_OBJECTS = {"epoch"}  # what migration 0010 (the epoch; hands keep their pl
 # what migration 0011 adds: failures per scope, passphrase generations, table starts per address
 LIMIT_OBJECTS = {"login_failure_scope", "passphrase_generation",
                  "table_start", "table_start_address"}
+# what migration 0013 adds: a match's number at its table, and the triggers that require one
+NUMBER_OBJECTS = {"match_number", "match_needs_number", "match_keeps_number"}
 
 
 def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
@@ -149,7 +151,8 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_file(old, len(OLD_MIGRATIONS))
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
-    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS | EPOCH_OBJECTS | LIMIT_OBJECTS  # 0005 to 0011
+    added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS | EPOCH_OBJECTS | LIMIT_OBJECTS \
+        | NUMBER_OBJECTS  # 0005 to 0013
     assert {name for _, name in later} == added
     # 0006 adds columns to match, 0008 one more; 0008 rebuilds player and preset with a table each.
     rebuilt = {"match", "player", "preset", "hand", "login_failure"}  # 0009 adds `deleted`; 0011 `scope`
@@ -157,7 +160,7 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_match, new_match = tables(old)[("table", "match")], tables(fresh)[("table", "match")]
     assert new_match == old_match.replace(
         "currency TEXT,", "currency TEXT, name TEXT, abandoned TEXT, rematch_of INTEGER REFERENCES match(id),"
-        " table_id INTEGER REFERENCES play_table(id), deleted TEXT,")
+        " table_id INTEGER REFERENCES play_table(id), deleted TEXT, number INTEGER,")
     for name in ("player", "preset"):
         assert "UNIQUE (table_id, name)" in tables(fresh)[("table", name)]
     assert tables(fresh)[("table", "hand")] == tables(old)[("table", "hand")].replace(
@@ -180,8 +183,8 @@ def test_a_file_at_version_2_from_the_old_code_upgrades_in_place(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
     assert [row[0] for row in conn.execute("SELECT name FROM player ORDER BY id")] == ["Ana", "Ben"]
     assert conn.execute("SELECT address FROM login_failure").fetchone()[0] == "10.0.0.9"
-    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-7:] == [
-        "stake", "currency", "name", "abandoned", "rematch_of", "table_id", "deleted"]
+    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-8:] == [
+        "stake", "currency", "name", "abandoned", "rematch_of", "table_id", "deleted", "number"]
     assert app.test_client().get("/").status_code == 200
 
 

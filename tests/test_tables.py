@@ -84,8 +84,16 @@ def world(tmp_path_factory):
         b_other = new_match(two, b, ("Yvette", "Zoltan"))
         b_token = re.search(r"/view/([\w-]+)", two.get(f"{b}matches/{b_match}/join").body).group(1)
         b_players = player_ids(two, b)
+        # A hosted table's addresses name its matches by their number at the table; the ids count across
+        # the server (A's matches are 1 and 2, B's 3 and 4), and only the file says them.
+        assert (a_match, b_match, b_other) == (1, 1, 2)
+        with sqlite3.connect(folder / "ledger.sqlite") as conn:
+            b_ids = [row[0] for row in conn.execute("SELECT m.id FROM match m JOIN play_table t ON t.id = m.table_id"
+                                                    " WHERE t.key = ? ORDER BY m.id", (b.split("/")[2],))]
+        assert b_ids == [3, 4]
         yield dict(server=server, one=one, two=two, a=a, b=b, a_match=a_match, b_match=b_match, b_other=b_other,
-                   b_token=b_token, a_players=player_ids(one, a), b_players=b_players, folder=folder)
+                   b_match_id=b_ids[0], b_token=b_token, a_players=player_ids(one, a), b_players=b_players,
+                   folder=folder)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +138,8 @@ def test_every_route_of_table_a_asked_with_table_b_ids_is_404(world, table_rules
     app, rules = table_rules
     one, b_players = world["one"], world["b_players"]
     csrf = one.page_fields(world["a"], "csrf_token")["csrf_token"]
-    values = {"table_key": world["a"].split("/")[2], "match_id": world["b_match"], "number": 1, "hand_id": 1,
+    # B's match by its id: A has no match of that number (B's numbers at A are A's own matches).
+    values = {"table_key": world["a"].split("/")[2], "match_id": world["b_match_id"], "number": 1, "hand_id": 1,
               "player_id": b_players["Zoltan"], "other_id": b_players["Yvette"], "token": world["b_token"]}
     counts, tried = Counter(), 0
     for rule in rules:
@@ -279,6 +288,9 @@ def test_a_table_passphrase_asks_every_other_browser(world, tmp_path):
     other = server.client()
     answer = other.get(f"{table}matches/{match_id}")
     assert answer.status == 302
+    # A number the table never gave is asked for the passphrase as well: nothing says how many it gave.
+    assert other.get(f"{table}matches/{match_id + 1}").status == 302
+    assert other.get(f"{table}matches/{match_id + 1}/live").status == 302
     login = urlsplit(answer.location)
     assert login.path == table + "login" and f"next={table}matches/{match_id}" in login.query
     page = other.get(login.path + "?" + login.query)

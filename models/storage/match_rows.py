@@ -38,6 +38,7 @@ class StoredMatch:
     rematch_created: str | None = None  # when that rematch was started
     rematch_of_created: str | None = None  # when the match this one follows was started
     epoch: str = ""  # the file's epoch when it was read: with `version`, the key of all that is kept
+    number: int = 0  # its number at its table (1, 2, 3 ...): what a hosted server shows instead of the id
 
     def sheet(self) -> Sheet:
         """The fold; a match that no longer folds (a file from elsewhere, an engine that changed) raises its refusal."""
@@ -87,7 +88,8 @@ def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
     return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake,
                        name=row["name"], abandoned=row["abandoned"], rematch_of=row["rematch_of"],
                        rematch=row["rematch"], rematch_created=row["rematch_created"],
-                       rematch_of_created=row["rematch_of_created"], epoch=row["epoch"])
+                       rematch_of_created=row["rematch_of_created"], epoch=row["epoch"],
+                       number=row["number"])
 
 
 def live_hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]:

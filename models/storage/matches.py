@@ -52,15 +52,32 @@ def get_match_by_token(conn: sqlite3.Connection, token: str, *, table: int) -> S
 
 
 def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: str | None = None, *,
-                  table: int) -> tuple[int, str, int]:
-    """(id, epoch, version) without loading hands: what a following phone asks every second or two."""
+                  table: int) -> tuple[int, int, str, int]:
+    """(id, number, epoch, version) without loading hands: what a following phone asks every second or two."""
     column, value = ("view_token", token) if token is not None else ("id", match_id)
     # `column` is one of the two names above; the values are bound parameters.
-    row = conn.execute(f"SELECT id, version, (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match"  # nosec B608
-                       f" WHERE {column} = ? AND table_id = ? AND deleted IS NULL", (value, table)).fetchone()
+    row = conn.execute(f"SELECT id, number, version, (SELECT value FROM epoch WHERE id = 1) AS epoch"  # nosec B608
+                       f" FROM match WHERE {column} = ? AND table_id = ? AND deleted IS NULL",
+                       (value, table)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id or token)
-    return row["id"], row["epoch"], row["version"]
+    return row["id"], row["number"], row["epoch"], row["version"]
+
+
+def match_id_of(conn: sqlite3.Connection, number: int, *, table: int) -> int:
+    """The id of the table's match `number` (1, 2, 3 ... at its table), deleted or not; else NoSuchMatch."""
+    row = conn.execute("SELECT id FROM match WHERE table_id = ? AND number = ?", (table, number)).fetchone()
+    if row is None:
+        raise NoSuchMatch(number)
+    return row["id"]
+
+
+def match_number(conn: sqlite3.Connection, match_id: int, *, table: int) -> int:
+    """The number at its table of the table's match `match_id`, deleted or not; else NoSuchMatch."""
+    row = conn.execute("SELECT number FROM match WHERE table_id = ? AND id = ?", (table, match_id)).fetchone()
+    if row is None:
+        raise NoSuchMatch(match_id)
+    return row["number"]
 
 
 # ---- lists ---------------------------------------------------------------------------
@@ -180,13 +197,17 @@ def create_match(conn: sqlite3.Connection, match: Match, stake: Stake | None = N
 
 def insert_match(conn: sqlite3.Connection, match: Match, stake: Stake | None,
                  name: str | None = None, rematch_of: int | None = None, *, table: int) -> int:
-    """The match row alone; the caller holds a unit of work, which sets `finished`."""
+    """The match row alone; the caller holds a unit of work, which sets `finished`.
+
+    Its number at its table is the table's largest plus one, read under the unit of work's write lock
+    (a new match takes the whole lock), so two tables' matches are each numbered 1, 2, 3."""
     ids = [player_id(conn, player, table=table) for player in match.players]
     return conn.execute(
-        """INSERT INTO match (table_id, player1_id, player2_id, format, rules, first_dealer, created, finished,
-                              view_token, stake, currency, name, rematch_of)
-           VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
-        (table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
+        """INSERT INTO match (table_id, number, player1_id, player2_id, format, rules, first_dealer, created,
+                              finished, view_token, stake, currency, name, rematch_of)
+           VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM match WHERE table_id = ?),
+                   ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
+        (table, table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
          match.players.index(match.dealer), now(),
          secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
          stake.currency if stake else None, name or None, rematch_of),

@@ -16,6 +16,7 @@ from models.files.sheetcsv import csv_text, sheet_rows
 
 from views.match import summary
 from views.match.match_page import match_or_404
+from views.tables.numbers import shown_number
 from views.tables.scope import table_id
 from models.storage.matches import list_matches
 
@@ -28,11 +29,12 @@ LATIN = str.maketrans({"ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "�
                        "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th"})
 
 
-def file_stem(players: tuple[str, str], match_id: int) -> str:
-    """'gin-ledger-3-Žofia-Łukasz': every letter and digit of the names, in any script; nothing else
-    (no space, slash, quote or dot), so the name is safe on every file system."""
+def file_stem(players: tuple[str, str], number: int) -> str:
+    """'gin-ledger-3-Žofia-Łukasz': the match's number as its players see it (views/tables/numbers.py),
+    then every letter and digit of the names, in any script; nothing else (no space, slash, quote or
+    dot), so the name is safe on every file system."""
     names = "-".join(re.sub(r"[\W_]+", "", unicodedata.normalize("NFC", name)) or "player" for name in players)
-    return f"gin-ledger-{match_id}-{names}"
+    return f"gin-ledger-{number}-{names}"
 
 
 def ascii_name(filename: str) -> str:
@@ -72,14 +74,14 @@ def match_json(match_id: int):
     stored = match_or_404(match_id)
     body = json.dumps(stored_document(stored), ensure_ascii=False, indent=2)
     response = Response(body, mimetype="application/json")
-    return attachment(response, file_stem(stored.match.players, match_id) + ".json")
+    return attachment(response, file_stem(stored.match.players, shown_number(stored)) + ".json")
 
 
 @bp.get("/matches/<int:match_id>.csv")
 def match_csv(match_id: int):
     stored = match_or_404(match_id)
     response = Response(csv_text(sheet_rows(stored.sheet())), mimetype="text/csv")
-    return attachment(response, file_stem(stored.match.players, match_id) + ".csv")
+    return attachment(response, file_stem(stored.match.players, shown_number(stored)) + ".csv")
 
 
 @bp.get("/export.zip")
@@ -91,7 +93,7 @@ def everything_zip():
                 list_matches(get_db(), finished=True, limit=-1, table=table_id()):
             doc = stored_document(stored)
             # A name beyond ASCII is stored as UTF-8 and marked so (the zip's flag 0x800): zipfile does both.
-            name = file_stem(stored.match.players, stored.id) + ".json"
+            name = file_stem(stored.match.players, shown_number(stored)) + ".json"
             archive.writestr(name, json.dumps(doc, ensure_ascii=False, indent=2))
     return Response(buffer.getvalue(), mimetype="application/zip",
                     headers={"Content-Disposition": disposition("gin-ledger-matches.zip")})

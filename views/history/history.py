@@ -24,6 +24,7 @@ from models.game.ledger import Sheet
 from models.game.names import read_name
 
 from views.match.match_page import attach_error, hand_form_for, match_or_404, no_such_hand
+from views.tables.numbers import id_shown_as
 from views.tables.scope import device_name, table_id
 from views.match.sheet import hand_url, sheet_url
 from views.match.words import line_summary
@@ -280,7 +281,8 @@ def show(match_id: int):
 @bp.post("/device")
 def name_device():
     """The name this device's changes carry in the history ("Ana's phone"), kept in the session cookie."""
-    back = url_for("history.show", match_id=read_count(request.form.get("match"), VERSION_DIGITS) or 0)
+    # The form names the match as its players see it (views/tables/numbers.py), as its address does.
+    back = url_for("history.show", match_id=id_shown_as(read_count(request.form.get("match"), VERSION_DIGITS) or 0))
     if not VersionForm().validate_on_submit():
         flash(str(EXPIRED), "warning")
         return redirect(back)

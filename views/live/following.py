@@ -12,6 +12,7 @@ from views.match.forms import new_form_id
 from views.site.blanks import blank
 from views.site.pages import kept_part, kept_page, note, noted, per_request
 from .quiet_polls import not_modified, unchanged
+from views.tables.numbers import shown as number_shown, shown_number
 from views.tables.scope import table_id
 from views.match.sheet import sheet_context, sheet_rows
 from models.errors import NoSuchMatch
@@ -29,9 +30,15 @@ def follow_every(readonly: bool) -> int:
     return SHOWING_EVERY_MS if readonly else ENTERING_EVERY_MS
 
 
-def etag_for(match_id: int, epoch: str, version: int) -> str:
-    """ETags are per URL; the epoch makes a restored file's versions new tags."""
-    return f'"{match_id}-{epoch}-{version}"'
+def etag_for(number: int, epoch: str, version: int) -> str:
+    """ETags are per URL; the epoch makes a restored file's versions new tags. The match is named by the
+    number its players see (views/tables/numbers.py), as views/live/quiet_polls.py names it."""
+    return f'"{number}-{epoch}-{version}"'
+
+
+def tag_of(stored, version_back: int = 0) -> str:
+    """The ETag of the live region `stored` draws (or of the version `version_back` before it)."""
+    return etag_for(shown_number(stored), stored.epoch, stored.version - version_back)
 
 
 def live_context(stored, readonly: bool) -> dict:
@@ -81,7 +88,7 @@ def step(stored, readonly: bool = False) -> str:
         context["rows"] = sheet_rows(sheet, len(sheet.lines) - 1)
         return render_template("_live.html", form_id=blank("form_id"),
                                step={"after": len(sheet.lines) - 1,
-                                     "from": etag_for(stored.id, stored.epoch, stored.version - 1)}, **context)
+                                     "from": tag_of(stored, 1)}, **context)
 
     return kept_page("live-step", stored, readonly, draw, {"form_id": new_form_id()})
 
@@ -90,7 +97,7 @@ def moved_on(stored, readonly: bool, shown: str | None) -> str:
     """What a page showing the version tagged `shown` needs to show `stored`: the step when the one write
     between them added a hand (noted by that write), else the whole live region. One answer for a
     follower's poll and for the page script's own save."""
-    if shown == etag_for(stored.id, stored.epoch, stored.version - 1) and noted(APPENDED, stored):
+    if shown == tag_of(stored, 1) and noted(APPENDED, stored):
         return step(stored, readonly)
     return fragment(stored, readonly)
 
@@ -104,7 +111,7 @@ def saved_answer(stored, number: int, shown: str | None = None):
     response.headers["X-Answer"] = "fragment"
     response.headers["X-Hand-Number"] = str(number)
     response.headers["Content-Location"] = url_for("matches.show", match_id=stored.id)
-    response.headers["ETag"] = etag_for(stored.id, stored.epoch, stored.version)
+    response.headers["ETag"] = tag_of(stored)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -113,10 +120,10 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     """A match's live fragment (by id, or read-only by its view token), a 304 while its version holds."""
     readonly = token is not None
     try:
-        found_id, epoch, version = match_version(get_db(), match_id, token, table=table_id())
+        found_id, number, epoch, version = match_version(get_db(), match_id, token, table=table_id())
     except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
-    tag = etag_for(found_id, epoch, version)
+    tag = etag_for(number_shown(found_id, number), epoch, version)
     asked = request.headers.get("If-None-Match", "")
     shown = request.headers.get("X-Sheet", asked).strip()  # the page script's poll names what it shows
     if tag in asked:
@@ -124,7 +131,7 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
     if shown == tag:  # nothing new, answered as views/live/quiet_polls.py answers it before Flask
         return make_response("", 200, unchanged(tag))
     stored = get_match(get_db(), found_id, table=table_id(), cache=match_cache())
-    tag = etag_for(stored.id, stored.epoch, stored.version)  # what is drawn: a write may have come between
+    tag = tag_of(stored)  # what is drawn: a write may have come between
     response = make_response(render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown))
     response.headers["ETag"] = tag
     if "X-Sheet" in request.headers:  # drawn for the version it names: kept nowhere

@@ -26,14 +26,20 @@ from models.storage.connection import connect
 
 MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
 VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
+# The first column is what the ETag names the match by (views/tables/numbers.py): at home its id, on a
+# hosted server its number at its table, which is also what a hosted table's address holds.
 BY_ID = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
-         " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND (? IS NULL OR t.key = ?)"
+         " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND t.home = 1"
          " AND t.passphrase_hash IS NULL")  # behind a table's passphrase Flask asks for the login first
+BY_NUMBER = ("SELECT m.number, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
+             " JOIN play_table t ON t.id = m.table_id WHERE m.number = ? AND t.key = ? AND m.deleted IS NULL"
+             " AND t.passphrase_hash IS NULL")
 BY_TOKEN = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
             " WHERE m.view_token = ? AND m.deleted IS NULL")
+BY_TOKEN_NUMBERED = BY_TOKEN.replace("m.id", "m.number", 1)
 # On PostgreSQL the same rows, and the database's identity beside them.
 WITH_IDENTITY = {query: query.replace(" FROM match m", f", {postgres.IDENTITY_COLUMNS} FROM match m", 1)
-                 for query in (BY_ID, BY_TOKEN)}
+                 for query in (BY_ID, BY_NUMBER, BY_TOKEN, BY_TOKEN_NUMBERED)}
 
 
 class QuietPolls:
@@ -52,9 +58,12 @@ class QuietPolls:
             key = match.group("key")
             if (key is None) == self.hosted or self.config.get("PASSPHRASE"):
                 return None
-            query, params = BY_ID, (int(match.group("id")), key, key)
+            if self.hosted:
+                query, params = BY_NUMBER, (int(match.group("id")), key)
+            else:
+                query, params = BY_ID, (int(match.group("id")),)
         else:
-            query, params = BY_TOKEN, (view.group("token"),)
+            query, params = BY_TOKEN_NUMBERED if self.hosted else BY_TOKEN, (view.group("token"),)
         if self.pool is not None:
             return self.postgres_tag(query, params)
         try:

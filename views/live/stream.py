@@ -26,9 +26,10 @@ from models.storage.matches import get_match, match_version
 from models.storage.notifier import Notifier
 from views.match.match_page import render_broken
 from views.site.db import close_db, get_db, match_cache
+from views.tables.numbers import shown as number_shown
 from views.tables.scope import table_id
 
-from .following import etag_for, moved_on
+from .following import etag_for, moved_on, tag_of
 
 bp = Blueprint("stream", __name__)
 view_bp = Blueprint("view_stream", __name__)
@@ -92,7 +93,8 @@ def event(tag: str, html: str) -> str:
 def stream(match_id: int | None = None, token: str | None = None):
     readonly = token is not None
     # NoSuchMatch is the errors blueprint's 404, "There is no such match.", as for every other page
-    found_id, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
+    found_id, number, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
+    named = number_shown(found_id, number)
     app, address = current_app._get_current_object(), request.remote_addr or ""
     if not take(address):
         return Response("", 503, {"Retry-After": "60", "Cache-Control": "no-store"})
@@ -107,9 +109,10 @@ def stream(match_id: int | None = None, token: str | None = None):
             yield "event: hello\ndata: \n\n"  # the page knows the stream passes: it stops polling
             look = True  # first: what was committed since the page was drawn; then only when woken
             while True:
-                if look and etag_for(*match_version(get_db(), found_id, table=table)) != shown:
+                # (id, number, epoch, version): the tag names the match by what the page shows (`named`)
+                if look and etag_for(named, *match_version(get_db(), found_id, table=table)[2:]) != shown:
                     stored = get_match(get_db(), found_id, table=table, cache=match_cache())
-                    tag = etag_for(stored.id, stored.epoch, stored.version)
+                    tag = tag_of(stored)
                     html = render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown)
                     close_db()  # no connection is held between changes
                     yield event(tag, html)

@@ -18,6 +18,7 @@ from models.game.rules import PRESETS, rules_from
 
 from . import summary
 from .match_page import attach_error, match_or_404, render_match
+from views.tables.numbers import known
 from views.tables.scope import table_id
 from .sheet import sheet_context
 from models.storage.matches import abandon_match, abandoned_matches, count_abandoned, create_match, create_rematch, list_matches, name_match, reopen_match
@@ -44,6 +45,7 @@ def render_home(import_form: ImportForm, status: int = 200):
 
 def with_sheets(matches: list[StoredMatch]) -> list[tuple]:
     """Each match with its sheet, or None for one that no longer folds (listed, to be opened and repaired)."""
+    known(matches)
     return [(m, m.sheet() if m.refusal is None else None) for m in matches]
 
 

@@ -22,7 +22,8 @@ def init_app(app: Flask) -> None:
     from . import csrf, pages, pwa
     from views.history import history
     from views.match.charts import plot
-    from views.live.following import follow_every
+    from views.live.following import follow_every, tag_of
+    from views.tables.numbers import shown_number
     from views.tables.qr import qr_svg, table_base_url, table_url
     from views.tables.scope import current_table, home_url, hosted, in_table
 
@@ -39,7 +40,7 @@ def init_app(app: Flask) -> None:
         match_share_text=matches.match_share_text, match_name_form=matches.match_name_form,
         rules_summary=rule_words.rules_summary,
         rules_lines=rule_words.rules_lines, way_back=hands.way_back, deleted_matches=history.deleted_matches,
-        follow_every=follow_every,
+        follow_every=follow_every, live_tag=tag_of, match_number=shown_number,
         # drawings
         plot=plot, card_face=cards.card_face,
     )

@@ -17,6 +17,7 @@ from views.site.db import get_db
 from views.tables.forms import StartTableForm
 from models.storage import throttle
 
+from .numbers import add_number, find_match
 from .scope import SPECTATOR_ENDPOINTS, hosted
 from models.errors import NoSuchTable
 from models.storage.tables import create_table, home_table, table_by_key, table_of_view_token, tables_by_keys
@@ -34,7 +35,9 @@ def init_app(app: Flask) -> None:
     with db.start_connection(app) as conn:
         app.extensions[HOME] = home_table(conn)
     app.url_value_preprocessor(find_table)
+    app.url_value_preprocessor(find_match)  # after find_table: a match's number is its table's
     app.url_defaults(add_table_key)
+    app.url_defaults(add_number)
 
 
 def find_table(endpoint: str | None, values: dict | None) -> None:
