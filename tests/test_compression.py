@@ -63,7 +63,9 @@ def test_a_compressed_page_masks_its_csrf_token_per_response_and_each_still_work
              for _ in range(3)]
     tokens = [hidden(page, "csrf_token") for page in pages]
     assert len(set(tokens)) == 3 and all(token.startswith(csrf.PREFIX) for token in tokens)
-    assert len({csrf.unmask(token) for token in tokens}) == 1  # one session's token, never sent as it is
+    # one session's token, never sent as it is: the signed token's payload (its first part) is the session's;
+    # its timestamp may move on a second between two pages on a slow machine
+    assert len({csrf.unmask(token).split(".")[0] for token in tokens}) == 1
     assert all(csrf.unmask(tokens[0]) not in page for page in pages)
     for token, page in zip(tokens, pages):
         saved = client.post(f"/matches/{match_id}/hands", data={
