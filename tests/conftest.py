@@ -4,8 +4,11 @@ import tempfile
 import pytest
 
 from app import create_app
+from compiled_templates import install as share_compiled_templates
 from postgres import Schema
 from views.site import db
+
+share_compiled_templates()  # every app this process makes, the tests' own create_app calls too
 
 
 @pytest.fixture(autouse=True)
