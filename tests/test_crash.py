@@ -18,6 +18,7 @@ import time
 from collections import Counter
 
 import psycopg
+import pytest
 
 from models.storage.connection import begin_write
 from models.storage.address import POSTGRESQL, read_address
@@ -27,6 +28,8 @@ from server import ROOT, Client, Server, server_env
 from models.storage.connection import connect, migrate
 from models.storage.matches import get_match
 from webutil import version_now
+
+pytestmark = pytest.mark.slow  # each test starts a server or another process: left out of the quick loop
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 

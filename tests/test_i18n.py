@@ -557,6 +557,7 @@ def test_cli_refusals_are_english_by_default_and_czech_when_asked(runner, tmp_pa
     assert meld.exit_code == 2 and meld.stderr == "7H shfaqet dy herë\n"
 
 
+@pytest.mark.slow
 def test_flask_replay_in_a_czech_shell(tmp_path):
     """The real command, as a Czech shell runs it: the refusal is Czech, the output is not."""
     bad = tmp_path / "bad.json"
