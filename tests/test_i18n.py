@@ -275,7 +275,10 @@ def leftover_patterns(lang: str) -> list[tuple[str, re.Pattern]]:
 
 def english_left(page: str, lang: str, patterns) -> list[str]:
     text = visible_text(page)
-    found = sorted({part for part, pattern in patterns if pattern.search(text)})
+    # A case-sensitive pattern is its part between word bounds: where the part is not in the text,
+    # it cannot match, so most of the regexes need not run.
+    found = sorted({part for part, pattern in patterns
+                    if (pattern.flags & re.IGNORECASE or part in text) and pattern.search(text)})
     return found
 
 
