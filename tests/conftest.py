@@ -4,8 +4,26 @@ import tempfile
 import pytest
 
 from app import create_app
+from compiled_templates import install as share_compiled_templates
 from postgres import Schema
 from views.site import db
+
+share_compiled_templates()  # every app this process makes, the tests' own create_app calls too
+
+RAM_FOLDER = "/dev/shm"
+
+
+def pytest_configure(config):
+    """Test files in memory (tmpfs) where the machine has one with room and TMPDIR names no other place.
+
+    Each test's database is a new SQLite file, and a commit waits for the disk (fsync): on a disk
+    other programs keep busy that wait, not the test's work, was most of a test's time. What the
+    tests check is the same on either; only the folder of the files (tempfile, tmp_path) moves."""
+    if os.environ.get("TMPDIR") or not os.path.isdir(RAM_FOLDER) or not os.access(RAM_FOLDER, os.W_OK):
+        return
+    room = os.statvfs(RAM_FOLDER)
+    if room.f_bavail * room.f_frsize >= 2 * 1024 ** 3:
+        tempfile.tempdir = RAM_FOLDER
 
 
 @pytest.fixture(autouse=True)

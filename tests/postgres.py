@@ -30,10 +30,15 @@ def with_schema(url: str, schema: str) -> str:
     """The same database, with `schema` first on the search path: every table the app makes is there.
     Its sessions carry the schema's name as their application_name, so a test that ends sessions ends
     its own, never those of a test running beside it on the same server."""
+    return with_query(url, options=f"-c search_path={schema}", application_name=schema)
+
+
+def with_query(url: str, **settings: str) -> str:
+    """The same address with these settings in its query, each in place of the one it had.
+    An address's application_name goes before libpq's PGAPPNAME."""
     parts = urlsplit(url)
-    query = [(key, value) for key, value in parse_qsl(parts.query) if key not in ("options", "application_name")]
-    query.append(("options", f"-c search_path={schema}"))
-    query.append(("application_name", schema))
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key not in settings]
+    query.extend(settings.items())
     return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
 
 

@@ -20,6 +20,8 @@ from postgres import Schema
 from server import Client, Server
 from models.storage.connection import connect
 
+pytestmark = pytest.mark.slow  # each test starts a server or another process: left out of the quick loop
+
 THREADS = 8
 HANDS_EACH = 25
 BIG_TARGET = {"players": ["Ana", "Ben"], "format": "hollywood", "first_dealer": "Ana",

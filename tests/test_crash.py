@@ -18,15 +18,19 @@ import time
 from collections import Counter
 
 import psycopg
+import pytest
 
 from models.storage.connection import begin_write
 from models.storage.address import POSTGRESQL, read_address
 from models.game.ledger import score_sheet
 from models.files.matchfile import match_document, replay
+from postgres import with_query
 from server import ROOT, Client, Server, server_env
 from models.storage.connection import connect, migrate
 from models.storage.matches import get_match
 from webutil import version_now
+
+pytestmark = pytest.mark.slow  # each test starts a server or another process: left out of the quick loop
 
 HOME = 1  # the one table of a home file: migration 0008 makes it with id 1
 
@@ -153,7 +157,10 @@ def test_every_acknowledged_hand_survives_sigkill(database, tmp_path, record_pro
     """On a SQLite file and on a PostgreSQL schema (`database`); the killed server's sessions carry
     an application_name of their own (libpq's PGAPPNAME), so `sound` can tell them apart."""
     app_name = f"gin-ledger-crash-{secrets.token_hex(4)}"
-    server = Server(database, threads=8, log_dir=tmp_path, env={"PGAPPNAME": app_name}).start()
+    served = database  # PostgreSQL: named app_name; the schema's name is the test's own sessions' (tests/postgres.py)
+    if read_address(database).engine == POSTGRESQL:
+        served = with_query(database, application_name=app_name)
+    server = Server(served, threads=8, log_dir=tmp_path, env={"PGAPPNAME": app_name}).start()
     figures = []
     try:
         match_id = server.client().import_match(BIG_TARGET)

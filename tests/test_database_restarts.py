@@ -148,6 +148,7 @@ def acknowledged(phones) -> int:
                if hand is not None and status in (302, 303))
 
 
+@pytest.mark.slow
 def test_restarts_of_postgresql_cost_a_retry_never_a_wrong_word(cluster, tmp_path, record_property):
     server = Server(cluster.url, threads=4, log_dir=tmp_path, env={"FLASK_DATABASE_POOL_SIZE": "2"}).start()
     try:

@@ -259,6 +259,7 @@ def make_key(folder: str, start, results) -> None:
         results.put(("raised", repr(error)))
 
 
+@pytest.mark.slow
 def test_four_processes_on_a_fresh_instance_agree_on_one_key(tmp_path):
     context = multiprocessing.get_context("fork")
     failures, trials = [], 100
@@ -296,6 +297,7 @@ def post_from(base: str, source: str, path: str, fields: dict, cookie: str) -> i
     return status
 
 
+@pytest.mark.slow
 def test_a_burst_of_40_wrong_tries_checks_at_most_10(tmp_path, record_property):
     with Server(tmp_path / "db.sqlite", threads=40, env={"FLASK_PASSPHRASE": PASSPHRASE}) as server:
         clients = [server.client() for _ in range(40)]
@@ -362,6 +364,7 @@ def test_the_largest_match_is_accepted_and_no_hand_added_beyond_it(client, recor
 
 # ---- 9. a deleted database is an error, never a new empty file -----------------------
 
+@pytest.mark.slow
 def test_a_deleted_database_answers_503_and_writes_nothing(tmp_path):
     database = tmp_path / "db.sqlite"
     with Server(database) as server:

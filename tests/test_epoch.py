@@ -6,10 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app import create_app
 from models.storage import schema
 from models.storage.connection import connect
 from webutil import epoch_of
+
+pytestmark = pytest.mark.slow  # each test starts a server or another process: left out of the quick loop
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.bench  # runs bench/ladder_bench.py --smoke
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -43,6 +43,7 @@ def test_an_address_it_cannot_use_is_refused_at_start_and_nothing_is_created(add
     assert sorted(os.listdir(tmp_path)) == []  # no "postgresql:" folder, no file, no instance folder
 
 
+@pytest.mark.slow
 def test_flask_run_says_why_an_address_is_refused_in_one_sentence(tmp_path):
     env = {**os.environ, "FLASK_DATABASE": "postgres://gin@127.0.0.1:1/gin", "FLASK_SECRET_KEY": "k"}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

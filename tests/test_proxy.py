@@ -23,6 +23,7 @@ HTTPS_THROUGH_PROXY = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.1
                        "X-Forwarded-Host": "gin.example", "X-Forwarded-Port": "443"}
 
 
+@pytest.mark.slow
 def test_behind_one_proxy_https_gives_secure_cookies_and_hsts(tmp_path):
     with proxied(1, tmp_path) as server:
         answer = server.client().get("/", headers=HTTPS_THROUGH_PROXY)
@@ -36,6 +37,7 @@ def test_behind_one_proxy_https_gives_secure_cookies_and_hsts(tmp_path):
 
 
 @pytest.mark.parametrize("hops", [None, 0])
+@pytest.mark.slow
 def test_without_proxy_hops_forwarded_headers_are_ignored(tmp_path, hops):
     with proxied(hops, tmp_path) as server:
         answer = server.client().get("/", headers=HTTPS_THROUGH_PROXY)
@@ -45,6 +47,7 @@ def test_without_proxy_hops_forwarded_headers_are_ignored(tmp_path, hops):
         assert "gin.example" not in answer.body
 
 
+@pytest.mark.slow
 def test_the_login_rate_limit_counts_the_forwarded_client(tmp_path):
     """With a proxy believed, clients behind it are told apart by X-Forwarded-For, not lumped as the proxy."""
     with proxied(1, tmp_path, FLASK_PASSPHRASE=PASSPHRASE) as server:
@@ -62,6 +65,7 @@ def named(tmp_path):
         yield server
 
 
+@pytest.mark.slow
 def test_an_untrusted_host_gets_400(named):
     client = named.client()
     assert client.get("/", headers={"Host": "evil.example"}).status == 400
@@ -70,6 +74,7 @@ def test_an_untrusted_host_gets_400(named):
     assert client.get("/", headers={"Host": "gin.example"}).status == 200
 
 
+@pytest.mark.slow
 def test_the_join_page_links_only_to_the_trusted_host(named):
     client = named.client()
     match_id = client.import_match(case("seed001-ana-ben"))

@@ -10,7 +10,7 @@ import pytest
 from server import HOST, Server
 from webutil import case
 
-pytestmark = pytest.mark.sqlite_only
+pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow]
 
 
 @pytest.fixture

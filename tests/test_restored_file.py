@@ -73,6 +73,7 @@ def test_a_follower_is_told_of_a_restore_even_at_the_version_it_had(app, client,
     assert polled.status_code == 200 and BEN_ROW in polled.get_data(as_text=True)
 
 
+@pytest.mark.slow
 def test_two_servers_on_one_file_serve_only_what_is_in_the_file_after_a_restore(tmp_path):
     """Each server meets the restored file on its own; neither steps a kept sheet into hands not in it."""
     path = str(tmp_path / "ledger.sqlite")
@@ -132,6 +133,7 @@ def test_flask_restore_puts_the_backup_back_under_the_running_app_and_no_kept_pa
     assert not [name for name in os.listdir(os.path.dirname(path)) if ".restoring-" in name]
 
 
+@pytest.mark.slow
 def test_a_server_serving_the_file_shows_what_flask_restore_put_back(tmp_path):
     """A waitress server keeps its connections open through the restore; a phone following at the version
     the restored file repeats is sent the restored match, not "nothing new"."""

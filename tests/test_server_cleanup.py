@@ -23,7 +23,8 @@ import pytest
 
 from tests.server import ROOT, START_TIMEOUT, STOP_GRACE, WATCH_INTERVAL, servers_started_by
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finds the servers in /proc")
+pytestmark = [pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finds the servers in /proc"),
+              pytest.mark.slow]
 
 GONE_S = 6 * (STOP_GRACE + WATCH_INTERVAL)  # far beyond SIGTERM, then SIGKILL after STOP_GRACE
 POLL_S = 0.05

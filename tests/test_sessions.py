@@ -5,6 +5,8 @@ from flask import Flask
 from server import Server, hidden
 from views.tables import access
 
+pytestmark = pytest.mark.slow  # each test starts a server or another process: left out of the quick loop
+
 PASSPHRASE = "open sesame"
 
 

@@ -136,6 +136,7 @@ def app_with_a_new_setting(folder: Path) -> Path:
     return copy
 
 
+@pytest.mark.slow  # a copy of the app in a process of its own
 def test_a_setting_declared_anew_reaches_the_form_the_page_the_print_and_the_file(tmp_path, database):
     copy = app_with_a_new_setting(tmp_path)
     ran = subprocess.run([sys.executable, "-c", DRIVE, database], cwd=copy, capture_output=True, text=True,

@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # each test starts a server or another process: left out of the quick loop
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

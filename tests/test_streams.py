@@ -30,6 +30,7 @@ def server(database, tmp_path):
         yield running
 
 
+@pytest.mark.slow
 def test_a_stream_gets_a_save_from_another_process(app, client, server):
     match_id = new_match(client)
     before = shown_tag(client, f"/matches/{match_id}")
@@ -47,6 +48,7 @@ def test_a_stream_gets_a_save_from_another_process(app, client, server):
         reader.close()
 
 
+@pytest.mark.slow
 def test_a_killed_server_s_phone_catches_up_with_nothing_missed_or_doubled(app, client, database, tmp_path):
     match_id = new_match(client)
     server = GeventServer(database, log_dir=tmp_path).start()
@@ -82,6 +84,7 @@ def test_a_killed_server_s_phone_catches_up_with_nothing_missed_or_doubled(app, 
         server.stop()
 
 
+@pytest.mark.slow
 def test_the_spectator_s_stream_is_the_read_only_region(app, client, server):
     match_id = new_match(client)
     token = re.search(r"/view/([A-Za-z0-9_-]+)", client.get(f"/matches/{match_id}/join").get_data(as_text=True)).group(1)

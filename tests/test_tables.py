@@ -122,6 +122,7 @@ def expected(rules, rule, method: str) -> int:
     return 404 if method in allowed else 405
 
 
+@pytest.mark.slow
 def test_a_table_address_is_unguessable_and_its_page_is_its_own(world):
     a = world["a"]
     key = a.split("/")[2]
@@ -134,6 +135,7 @@ def test_a_table_address_is_unguessable_and_its_page_is_its_own(world):
     assert re.search(rf'<a href="http://[^"]+{re.escape(a)}">', home.body)
 
 
+@pytest.mark.slow
 def test_every_route_of_table_a_asked_with_table_b_ids_is_404(world, table_rules, record_property):
     app, rules = table_rules
     one, b_players = world["one"], world["b_players"]
@@ -163,6 +165,7 @@ def test_every_route_of_table_a_asked_with_table_b_ids_is_404(world, table_rules
     assert player_ids(world["two"], world["b"]) == b_players
 
 
+@pytest.mark.slow
 def test_every_page_of_table_a_answers_its_own_browser(world, table_rules):
     """The same crawl with A's own ids: every page of a table works under its prefix (no 404, no 500)."""
     app, rules = table_rules
@@ -180,6 +183,7 @@ def test_every_page_of_table_a_answers_its_own_browser(world, table_rules):
     assert counts[200] >= 21, counts
 
 
+@pytest.mark.slow
 def test_every_table_route_with_a_wrong_key_is_404(world, table_rules):
     app, rules = table_rules
     one = world["one"]
@@ -195,6 +199,7 @@ def test_every_table_route_with_a_wrong_key_is_404(world, table_rules):
     print("wrong key:", sum(counts.values()), dict(counts))
 
 
+@pytest.mark.slow
 def test_every_table_route_without_a_key_is_404_unless_it_is_a_global_page(world, table_rules):
     app, rules = table_rules
     one = world["server"].client()  # a browser that opened no table: the front page lists none
@@ -224,6 +229,7 @@ def test_every_table_route_without_a_key_is_404_unless_it_is_a_global_page(world
     print("no key:", sum(counts.values()), dict(counts), "global pages:", sorted(globals_))
 
 
+@pytest.mark.slow
 def test_the_exports_of_a_hold_nothing_of_b(world):
     one, a = world["one"], world["a"]
     archive = one.get(a + "export.zip")
@@ -242,6 +248,7 @@ def test_the_exports_of_a_hold_nothing_of_b(world):
     assert "Zoltan" not in new_page and "Yvette" not in new_page
 
 
+@pytest.mark.slow
 def test_a_name_is_one_person_per_table(world):
     """Ana plays at both tables: two players, each with only their own table's matches."""
     assert world["a_players"]["Ana"] != world["b_players"]["Ana"]
@@ -249,6 +256,7 @@ def test_a_name_is_one_person_per_table(world):
     assert "Ben" in record and "Zoltan" not in record
 
 
+@pytest.mark.slow
 def test_the_front_page_lists_the_tables_this_browser_opened_and_only_those(world):
     server = world["server"]
     assert "Club A" in world["one"].get("/").body and "Club B" not in world["one"].get("/").body
@@ -264,6 +272,7 @@ def test_the_front_page_lists_the_tables_this_browser_opened_and_only_those(worl
     assert "Club B" in stranger.get("/").body and "Club A" not in stranger.get("/").body
 
 
+@pytest.mark.slow
 def test_a_start_without_a_name_is_refused_on_the_front_page(world):
     client = world["server"].client()
     fields = client.page_fields("/", "csrf_token")
@@ -272,6 +281,7 @@ def test_a_start_without_a_name_is_refused_on_the_front_page(world):
     assert "Your tables" not in client.get("/").body
 
 
+@pytest.mark.slow
 def test_a_table_passphrase_asks_every_other_browser(world, tmp_path):
     server = world["server"]
     owner = server.client()
@@ -307,6 +317,7 @@ def test_a_table_passphrase_asks_every_other_browser(world, tmp_path):
     assert other.get(table).status == 302 and owner.get(table).status == 200
 
 
+@pytest.mark.slow
 def test_the_language_switch_and_the_join_page_stay_on_the_table(world):
     one, a, match_id = world["one"], world["a"], world["a_match"]
     join = one.get(f"{a}matches/{match_id}/join")
@@ -374,6 +385,7 @@ def test_a_home_file_from_before_tables_keeps_every_match_at_todays_addresses(tm
     assert client.get(f"/t/{home_key}/").status_code == 404 and client.get("/tables").status_code == 404
 
 
+@pytest.mark.slow
 def test_logging_out_of_a_table_ends_every_copy_of_its_cookie(world):
     """A table's login is a row like the server's: logout deletes it, so a cookie copied before is refused."""
     server = world["server"]
@@ -395,6 +407,7 @@ def test_logging_out_of_a_table_ends_every_copy_of_its_cookie(world):
     assert owner.get(table).status == 200  # another browser's login is its own
 
 
+@pytest.mark.slow
 def test_a_spectator_link_names_the_match_and_never_the_table(world):
     """The table's key is the way into the whole table: a spectator's link must not carry it."""
     server = world["server"]

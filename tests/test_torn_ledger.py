@@ -26,7 +26,7 @@ from test_crash import BIG_TARGET, Poster, exported_hands, input_part
 from views.site import db
 from webutil import export, import_match, post_hand
 
-pytestmark = pytest.mark.sqlite_only
+pytestmark = [pytest.mark.sqlite_only, pytest.mark.slow]
 
 CASES = ("seed001-ana-ben", "seed000-bob-alexandra")
 
