@@ -101,12 +101,13 @@ def weight(browser, server: Server) -> dict:
 TAPS = {
     "knock (Ana knocks with 4, Ben holds 22)": (
         ["label[for=knocker-1]", "label[for=kd-4]", '[data-key="2"]', '[data-key="2"]', "Save hand"],
-        "Hand 1: Ana scores 18"),
+        "Hand 1: Ana knocks, 4 against 22. Ana scores 18"),
     "gin (Ana gins, Ben holds 22)": (
         ["label[for=knocker-1]", "label[for=kd-0]", '[data-key="2"]', '[data-key="2"]', "Save hand"],
-        "Hand 1: Gin! Ana scores 47"),
+        "Hand 1: Ana knocks, 0 against 22. Gin! Ana scores 47"),
     "undercut (Ana knocks with 8, Ben holds 5)": (
-        ["label[for=knocker-1]", "label[for=kd-8]", '[data-key="5"]', "Save hand"], "Hand 1: Undercut! Ben scores 13"),
+        ["label[for=knocker-1]", "label[for=kd-8]", '[data-key="5"]', "Save hand"],
+        "Hand 1: Ana knocks, 8 against 5. Undercut! Ben scores 13"),
     "draw": (["Draw (nobody knocked)"], "Hand 1: a draw"),
 }
 

@@ -60,7 +60,7 @@ def test_a_knock_and_an_undercut_entered_in_czech(page):
     expect(preview).to_have_text("Ana získává 18 → do hry 1.")
     form.get_by_role("button", name="Uložit kolo").tap()
     page.wait_for_url("**#hand-1")
-    expect(page.locator(".flash-saved")).to_have_text("Kolo 1: Ana získává 18 → do hry 1.")
+    expect(page.locator(".flash-saved")).to_have_text("Kolo 1: Ana klepe, 4 proti 22. Ana získává 18 → do hry 1.")
     assert row(page, 1) == ["18", "", "", "", "", ""]
     expect(page.locator("#hand-1 + tr.story")).to_have_text("klepnutí 18 → do hry 1 · rozdávající Ana")
 
@@ -71,7 +71,7 @@ def test_a_knock_and_an_undercut_entered_in_czech(page):
     expect(preview).to_have_text("Podříznutí! Ana získává 12 → do her 1 a 2.")
     form.get_by_role("button", name="Uložit kolo").tap()
     page.wait_for_url("**#hand-2")
-    expect(page.locator(".flash-saved")).to_have_text("Kolo 2: Podříznutí! Ana získává 12 → do her 1 a 2.")
+    expect(page.locator(".flash-saved")).to_have_text("Kolo 2: Ben klepe, 5 proti 3. Podříznutí! Ana získává 12 → do her 1 a 2.")
     assert row(page, 2) == ["30", "", "12", "", "", ""]
     totals = [t.strip() for t in page.locator(".sheet tfoot tr").first.locator("td:not(.note)").all_text_contents()]
     assert totals == ["30", "0", "12", "0", "0", "0"]
