@@ -90,7 +90,7 @@ def build(path: Path, players: int, matches: int, seed: int = 40) -> list[int]:
 def hand_in_open_match(path: Path) -> None:
     """A hand saved in the match still being played: the ratings do not move (models/storage/club.results_version)."""
     conn = connect(str(path))
-    [open_match] = [row[0] for row in conn.execute("SELECT id FROM match WHERE finished IS NULL")]
+    [open_match] = [row["id"] for row in conn.execute("SELECT id FROM match WHERE finished IS NULL")]
     add_hand(conn, open_match, Hand(KNOCK, knocker="Player 001", knocker_deadwood=5, opponent_deadwood=9),
                      table=HOME)
     conn.close()

@@ -130,7 +130,7 @@ def run(source: str, dest: str):
 def finished_column(database: str) -> list[tuple]:
     conn = connect(database)
     try:
-        return [tuple(row) for row in conn.execute("SELECT id, finished FROM match ORDER BY id")]
+        return [(row["id"], row["finished"]) for row in conn.execute("SELECT id, finished FROM match ORDER BY id")]
     finally:
         conn.close()
 
@@ -141,7 +141,7 @@ def rows(database: str, table: str) -> list[tuple]:
         # By name, not by place: the engines' migrations add some columns in another order.
         names = sorted(n for n in copy_ledger.columns_of(conn, table) if (table, n) != ("match", "version"))
         found = conn.execute(f'SELECT {", ".join(names)} FROM "{table}" ORDER BY id').fetchall()
-        return [tuple(row) for row in found]
+        return [tuple(row[name] for name in names) for row in found]
     finally:
         conn.close()
 
@@ -149,7 +149,8 @@ def rows(database: str, table: str) -> list[tuple]:
 def one_value(database: str, sql: str):
     conn = connect(database)
     try:
-        return conn.execute(sql).fetchone()[0]
+        row = conn.execute(sql).fetchone()
+        return row[list(row.keys())[0]]  # the one column, whatever its name
     finally:
         conn.close()
 
@@ -250,8 +251,8 @@ def test_what_logins_and_the_throttle_keep_stays_behind(source, database):
     conn, home = connect(database), connect(source["path"])
     try:
         assert epoch_of(conn) != epoch_of(home)  # the destination's own
-        versions = dict(conn.execute("SELECT id, version FROM match").fetchall())
-        assert all(versions[match_id] > version for match_id, version in home.execute("SELECT id, version FROM match"))
+        versions = {row["id"]: row["version"] for row in conn.execute("SELECT id, version FROM match")}
+        assert all(versions[row["id"]] > row["version"] for row in home.execute("SELECT id, version FROM match"))
         assert rows(database, "match") == rows(source["path"], "match")  # `finished` folded again, the same
     finally:
         conn.close()

@@ -209,7 +209,7 @@ def test_a_commit_cut_off_is_answered_from_its_one_time_key(app, client):
     client.post(f"/matches/{match_id}/hands", data={"csrf_token": hidden(page, "csrf_token"),
                                                     "form_id": hidden(page, "form_id"), "winner": "Ana", "points": "9"})
     with app.test_request_context():
-        kept_key = get_db().execute("SELECT submission FROM hand").fetchone()[0]
+        kept_key = get_db().execute("SELECT submission FROM hand").fetchone()["submission"]
     cut["key"] = kept_key
     answer = client.post(f"/matches/{match_id}/cut")
     assert answer.status_code == 303 and answer.headers["Location"] == f"/matches/{match_id}"

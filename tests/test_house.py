@@ -94,7 +94,7 @@ def broken_match(client) -> int:
     """A match whose file holds a hand after its end (as another program or an older engine might leave it)."""
     match_id = import_match(client, case("full-hollywood-match"))
     conn = connect(client.application.config["DATABASE"])  # autocommit: each statement is kept
-    last = conn.execute("SELECT MAX(position) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
+    last = conn.execute("SELECT MAX(position) AS last FROM hand WHERE match_id = ?", (match_id,)).fetchone()["last"]
     conn.execute("INSERT INTO hand (match_id, position, kind, winner, points, created)"
                  " VALUES (?, ?, 'points', 0, 5, '2026-01-01T00:00:00+00:00')", (match_id, last + 1024))
     conn.execute("UPDATE match SET version = version + 1 WHERE id = ?", (match_id,))

@@ -30,7 +30,7 @@ def rematch(client, match_id, token=None):
 def stored_ids(app) -> list[int]:
     conn = connect(app.config["DATABASE"])
     try:
-        return [row[0] for row in conn.execute("SELECT id FROM match ORDER BY id")]
+        return [row["id"] for row in conn.execute("SELECT id FROM match ORDER BY id")]
     finally:
         conn.close()
 

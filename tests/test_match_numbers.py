@@ -103,13 +103,13 @@ def test_a_ledger_from_before_keeps_each_matchs_id_as_its_number(database):
     conn = migrated_to(database, 12)
     with immediate(conn):
         b = conn.execute("INSERT INTO play_table (key, name, created) VALUES ('b-key', 'Club B', 'then')"
-                         " RETURNING id").fetchone()[0]
+                         " RETURNING id").fetchone()["id"]
         players = {(table, name): conn.execute("INSERT INTO player (table_id, name, created) VALUES (?, ?, 'then')"
-                                               " RETURNING id", (table, name)).fetchone()[0]
+                                               " RETURNING id", (table, name)).fetchone()["id"]
                    for table, name in ((1, "Ana"), (1, "Ben"), (b, "Ana"), (b, "Zoltan"))}
         ids = [conn.execute("INSERT INTO match (table_id, player1_id, player2_id, format, rules, first_dealer,"
                             " created, view_token) VALUES (?, ?, ?, 'single', '{}', 0, 'then', ?) RETURNING id",
-                            (table, players[(table, one)], players[(table, two)], f"token-{turn}")).fetchone()[0]
+                            (table, players[(table, one)], players[(table, two)], f"token-{turn}")).fetchone()["id"]
                for turn, (table, one, two) in enumerate(((1, "Ana", "Ben"), (b, "Ana", "Zoltan"),
                                                          (1, "Ben", "Ana"), (b, "Zoltan", "Ana")))]
     conn.close()

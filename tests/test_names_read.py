@@ -34,7 +34,7 @@ def test_every_name_field_refuses_control_and_format_characters(client, bad):
     ana = player_named(conn, "Ana", table=1)["id"]
     client.post(f"/players/{ana}/rename", data={"csrf_token": hidden(page, "csrf_token"), "new_name": bad})
     client.post("/device", data={"csrf_token": hidden(page, "csrf_token"), "device": bad, "match": str(match_id)})
-    stored = [row[0] for table, column in (("match", "name"), ("player", "name"), ("preset", "name"))
+    stored = [row[column] for table, column in (("match", "name"), ("player", "name"), ("preset", "name"))
               for row in conn.execute(f"SELECT {column} FROM {table}")]  # noqa: S608 - constant names
     assert not any(value and names.refused_characters(value) for value in stored), stored
     with client.session_transaction() as session:

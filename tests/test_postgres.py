@@ -72,9 +72,9 @@ def sqlite_columns(path: str) -> dict[str, set[str]]:
 def postgres_columns(url: str, name: str) -> dict[str, set[str]]:
     conn = connect(url)
     found: dict[str, set[str]] = {}
-    for table, column in conn.execute("SELECT table_name, column_name FROM information_schema.columns"
-                                      " WHERE table_schema = ?", (name,)):
-        found.setdefault(table, set()).add(column)
+    for row in conn.execute("SELECT table_name, column_name FROM information_schema.columns"
+                            " WHERE table_schema = ?", (name,)):
+        found.setdefault(row["table_name"], set()).add(row["column_name"])
     conn.close()
     found.pop("schema_version")  # where PostgreSQL keeps what SQLite's PRAGMA user_version holds
     return found
@@ -107,6 +107,52 @@ def test_a_newer_postgresql_database_is_refused_untouched():
         conn.close()
     finally:
         made.drop()
+
+
+def positional_row_reads(root) -> list[str]:
+    """`….fetchone()[0]`, `row[2]`, `row[3:]` in the project's code: a read by position, which a dict row
+    (PostgreSQL) does not answer, or answers with its column names when unpacked."""
+    import ast
+    from pathlib import Path
+
+    found = []
+    for path in sorted(Path(root).glob("*/**/*.py")):
+        if path.parts[len(Path(root).parts)] not in ("models", "views"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        queries = ".execute(" in text  # a `row` in a file that runs no SQL is something else's (a CSV line)
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.Subscript):
+                continue
+            on_row = (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                      and node.value.func.attr == "fetchone") or (queries and isinstance(node.value, ast.Name)
+                                                                  and node.value.id == "row")
+            by_position = isinstance(node.slice, ast.Slice) or (isinstance(node.slice, ast.Constant)
+                                                                and isinstance(node.slice.value, int))
+            if on_row and by_position:
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_the_stores_read_every_row_by_column_name(tmp_path):
+    """A row is psycopg's dict_row on PostgreSQL and sqlite3.Row on SQLite: both answer row["name"] alike."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    assert positional_row_reads(root) == []
+    planted = tmp_path / "models" / "storage" / "planted.py"
+    planted.parent.mkdir(parents=True)
+    planted.write_text('def count(conn):\n    return conn.execute("SELECT COUNT(*) FROM hand").fetchone()[0]\n'
+                       "def rest(row):\n    return row[1:]\n")
+    (planted.parent / "csv_lines.py").write_text("def rest(row):\n    return row[1:]\n")
+    planted_at = planted.relative_to(tmp_path).as_posix()
+    assert positional_row_reads(tmp_path) == [f"{planted_at}:2", f"{planted_at}:4"]
+    conn = postgres_engine.connect(server_url())
+    try:
+        row = conn.execute("SELECT 1 AS one, 'two' AS two").fetchone()
+    finally:
+        conn.close()
+    assert row == {"one": 1, "two": "two"}
 
 
 # ---- a restore under the running app ------------------------------------------------------------
@@ -196,8 +242,8 @@ def test_sessions_the_server_dropped_are_replaced_and_the_page_answers(on_postgr
     conn = connect(made.url)
     # this test's sessions only (tests/postgres.py names them after the schema): the tests beside it
     # on the same server keep theirs
-    ended = conn.execute("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                         " WHERE application_name = ? AND pid <> pg_backend_pid()", (made.name,)).fetchone()[0]
+    ended = conn.execute("SELECT COUNT(pg_terminate_backend(pid)) AS ended FROM pg_stat_activity"
+                         " WHERE application_name = ? AND pid <> pg_backend_pid()", (made.name,)).fetchone()["ended"]
     conn.close()
     assert ended >= 1  # the pool's session, as a server restart or a proxy's idle timeout ends it
     assert client.get(f"/matches/{match_id}").status_code == 200

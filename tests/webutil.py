@@ -66,9 +66,9 @@ def hand_count(client, match_id: int) -> int:
 
 def version_now(conn, match_id: int) -> int:
     """The match's version as its row says, read past every cache."""
-    return conn.execute("SELECT version FROM match WHERE id = ?", (match_id,)).fetchone()[0]
+    return conn.execute("SELECT version FROM match WHERE id = ?", (match_id,)).fetchone()["version"]
 
 
 def epoch_of(conn) -> str:
     """The database's epoch as its row says."""
-    return conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone()[0]
+    return conn.execute("SELECT value FROM epoch WHERE id = 1").fetchone()["value"]

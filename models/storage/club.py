@@ -30,9 +30,10 @@ def table_version(conn: sqlite3.Connection, *, table: int) -> tuple:
     their versions. Every write a page could show bumps a touched match's version (models/storage/work.py) and
     versions only grow, so any write about the table's matches (a hand, a delete or restore, a rename or
     merge, which touch every match of the player) gives another value."""
-    row = conn.execute("SELECT COUNT(*), COALESCE(SUM(version), 0), (SELECT value FROM epoch WHERE id = 1)"
+    row = conn.execute("SELECT COUNT(*) AS count, COALESCE(SUM(version), 0) AS versions,"
+                       " (SELECT value FROM epoch WHERE id = 1) AS epoch"
                        " FROM match WHERE table_id = ?", (table,)).fetchone()
-    return (row[2], int(row[0]), int(row[1]))
+    return (row["epoch"], int(row["count"]), int(row["versions"]))
 
 
 def results_version(conn: sqlite3.Connection, *, table: int) -> tuple:
@@ -43,10 +44,10 @@ def results_version(conn: sqlite3.Connection, *, table: int) -> tuple:
     or restored enters or leaves the set, which a write of one match's hands always changes the count of. The same
     matches at the same versions read the same, so a value met again (a match finished, then opened again) keys
     the same ratings."""
-    row = conn.execute("SELECT COUNT(*), COALESCE(SUM(id), 0), COALESCE(SUM(version), 0),"
-                       " (SELECT value FROM epoch WHERE id = 1) FROM match"
+    row = conn.execute("SELECT COUNT(*) AS count, COALESCE(SUM(id), 0) AS ids, COALESCE(SUM(version), 0) AS versions,"
+                       " (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match"
                        " WHERE table_id = ? AND finished IS NOT NULL AND deleted IS NULL", (table,)).fetchone()
-    return (row[3], int(row[0]), int(row[1]), int(row[2]))
+    return (row["epoch"], int(row["count"]), int(row["ids"]), int(row["versions"]))
 
 
 def player_ids(conn: sqlite3.Connection, *, table: int) -> dict[str, int]:
@@ -85,7 +86,7 @@ def result_of(stored: StoredMatch, ids: dict[str, int]) -> Result:
 
 
 def provisional_count(conn: sqlite3.Connection, *, table: int) -> int:
-    return conn.execute("SELECT provisional FROM play_table WHERE id = ?", (table,)).fetchone()[0]
+    return conn.execute("SELECT provisional FROM play_table WHERE id = ?", (table,)).fetchone()["provisional"]
 
 
 def set_provisional_count(conn: sqlite3.Connection, count: int, *, table: int) -> None:
@@ -117,7 +118,7 @@ def playing_since(conn: sqlite3.Connection, players: tuple[int, int], since: str
              AND (m.created >= ? OR EXISTS (SELECT 1 FROM hand h WHERE h.match_id = m.id AND h.deleted IS NULL
                                                                     AND h.created >= ?))""",
         (table, *players, *players, since, since)).fetchall()
-    return [player for player in players if any(player in (row[0], row[1]) for row in rows)]
+    return [player for player in players if any(player in (row["player1_id"], row["player2_id"]) for row in rows)]
 
 
 def start_pairing(conn: sqlite3.Connection, one: int | None, two: int | None, since: str, pick_dealer, *,

@@ -195,10 +195,11 @@ def backup(source_path: str, target_path: str) -> int:
     """SQLite's online backup API: a consistent copy even while hands are being written."""
     source = connect_file(source_path)
     target = sqlite3.connect(target_path)
+    target.row_factory = sqlite3.Row
     try:
         source.backup(target)
         target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
-        return target.execute("PRAGMA page_count").fetchone()[0]
+        return target.execute("PRAGMA page_count").fetchone()["page_count"]
     finally:
         target.close()
         source.close()

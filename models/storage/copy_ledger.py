@@ -49,16 +49,16 @@ def copy_ledger(source, dest) -> dict[str, int]:
             follow_sequences(dest, counts)
         # Folded again as copied: the `finished` index is this engine's, and a match that did not
         # fold in the source is copied as it was entered, not refused.
-        for (match_id,) in dest.execute("SELECT id FROM match ORDER BY id").fetchall():
-            work.touched(match_id, refold=True, broken_before=True)
+        for row in dest.execute("SELECT id FROM match ORDER BY id").fetchall():
+            work.touched(row["id"], refold=True, broken_before=True)
     return counts
 
 
 def held(conn) -> dict[str, int]:
     """What a database at the current schema holds that a copy would clash with (table -> rows)."""
-    found = {table: conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]  # nosec B608 - names above
+    found = {table: conn.execute(f"SELECT COUNT(*) AS count FROM {table}").fetchone()["count"]  # nosec B608 - names above
              for table in HELD}
-    found[BESIDES_HOME] = conn.execute("SELECT COUNT(*) FROM play_table WHERE home <> 1").fetchone()[0]
+    found[BESIDES_HOME] = conn.execute("SELECT COUNT(*) AS count FROM play_table WHERE home <> 1").fetchone()["count"]
     return {table: count for table, count in found.items() if count}
 
 
@@ -80,9 +80,10 @@ def peek(database: str) -> tuple[int, dict[str, int] | None]:
         return 0, None
     # Read-only, but through the -wal: what a running app committed may not be in the main file yet.
     conn = sqlite3.connect(f"file:{quote(os.path.abspath(address.target))}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
     try:
         conn.execute("BEGIN")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()["user_version"]
         return version, (held(conn) if version == schema.known_version() else None)
     finally:
         conn.close()
@@ -93,7 +94,7 @@ def columns_of(conn, table: str) -> list[str]:
         rows = conn.execute("SELECT column_name FROM information_schema.columns"
                             " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
                             (table,)).fetchall()
-        return [row[0] for row in rows]
+        return [row["column_name"] for row in rows]
     return [row["name"] for row in conn.execute(f'PRAGMA table_info("{table}")')]
 
 
@@ -111,7 +112,7 @@ def copy_rows(source, dest, table: str) -> int:
         chunk = rows.fetchmany(per_statement)
         if not chunk:
             return count
-        values = [value for row in chunk for value in tuple(row)]
+        values = [row[column] for row in chunk for column in columns]
         dest.execute(f'INSERT INTO "{table}" ({names}) VALUES ' + ", ".join([one] * len(chunk)), values)  # nosec B608
         count += len(chunk)
 

@@ -57,5 +57,6 @@ def finished_at(conn: sqlite3.Connection, match_id: int) -> str:
     """When the closing hand was stored: the last hand's time (or now, for a match imported whole)."""
     from .connection import now
 
-    last = conn.execute("SELECT MAX(created) FROM hand WHERE match_id = ? AND deleted IS NULL", (match_id,)).fetchone()[0]
+    last = conn.execute("SELECT MAX(created) AS last FROM hand WHERE match_id = ? AND deleted IS NULL",
+                        (match_id,)).fetchone()["last"]
     return last or now()

@@ -80,7 +80,7 @@ def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Ha
         f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"  # nosec B608
         f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?) RETURNING id",
         (match_id, position, *hand_row(hand, players), submission, now()),
-    ).fetchone()[0]
+    ).fetchone()["id"]
 
 
 def update_hand(conn: sqlite3.Connection, hand_id: int, hand: Hand, players: tuple[str, str]) -> None:
@@ -94,7 +94,7 @@ def update_hand(conn: sqlite3.Connection, hand_id: int, hand: Hand, players: tup
 
 def place_after_all(conn: sqlite3.Connection, match_id: int) -> int:
     """The place of a new last hand: after every hand, deleted ones too (they were played before it)."""
-    last = conn.execute("SELECT MAX(position) FROM hand WHERE match_id = ?", (match_id,)).fetchone()[0]
+    last = conn.execute("SELECT MAX(position) AS last FROM hand WHERE match_id = ?", (match_id,)).fetchone()["last"]
     return (last or 0) + PLACE_STEP
 
 
@@ -103,8 +103,8 @@ def place_before(conn: sqlite3.Connection, match_id: int, position: int) -> int:
 
     When no place is left between the two, every hand from `position` on moves on by PLACE_STEP
     together, so none passes another."""
-    before = conn.execute("SELECT MAX(position) FROM hand WHERE match_id = ? AND position < ?",
-                          (match_id, position)).fetchone()[0] or 0
+    before = conn.execute("SELECT MAX(position) AS before FROM hand WHERE match_id = ? AND position < ?",
+                          (match_id, position)).fetchone()["before"] or 0
     if position - before < 2:
         conn.execute("UPDATE hand SET position = position + ? WHERE match_id = ? AND position >= ?",
                      (SHIFT + PLACE_STEP, match_id, position))
@@ -116,5 +116,6 @@ def place_before(conn: sqlite3.Connection, match_id: int, position: int) -> int:
 
 def number_at(conn: sqlite3.Connection, match_id: int, position: int) -> int:
     """The sheet's number of a hand not deleted at `position`: one more than the live hands before it."""
-    return 1 + conn.execute("SELECT COUNT(*) FROM hand WHERE match_id = ? AND deleted IS NULL AND position < ?",
-                            (match_id, position)).fetchone()[0]
+    return 1 + conn.execute("SELECT COUNT(*) AS count FROM hand"
+                            " WHERE match_id = ? AND deleted IS NULL AND position < ?",
+                            (match_id, position)).fetchone()["count"]

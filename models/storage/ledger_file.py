@@ -56,7 +56,7 @@ def restore(target_path: str, backup_path: str) -> int:
             source.backup(copy)
         with closing(open_ledger(staged, renew=True)) as copy, closing(connect_file(target_path)) as target:
             copy.backup(target)
-            return target.execute("SELECT count(*) FROM hand WHERE deleted IS NULL").fetchone()[0]
+            return target.execute("SELECT count(*) AS count FROM hand WHERE deleted IS NULL").fetchone()["count"]
     finally:
         for leftover in (staged, staged + "-journal", staged + "-wal", staged + "-shm"):
             if os.path.exists(leftover):

@@ -70,7 +70,7 @@ def find(conn: sqlite3.Connection, login_id: str, lifetime: float, now: float | 
     now = time.time() if now is None else now
     row = conn.execute("SELECT scope, digest, made_at, generation FROM login WHERE id = ? AND made_at > ?",
                        (row_key(login_id), now - lifetime)).fetchone()
-    return Login(*row) if row else None
+    return Login(**row) if row else None
 
 
 def end(conn: sqlite3.Connection, login_id: str) -> None:

@@ -97,8 +97,8 @@ def abandoned_matches(conn: sqlite3.Connection, limit: int = 50,
 
 
 def count_abandoned(conn: sqlite3.Connection, *, table: int) -> int:
-    return conn.execute("SELECT COUNT(*) FROM match WHERE abandoned IS NOT NULL AND deleted IS NULL AND table_id = ?",
-                        (table,)).fetchone()[0]
+    return conn.execute("SELECT COUNT(*) AS count FROM match"
+                        " WHERE abandoned IS NOT NULL AND deleted IS NULL AND table_id = ?", (table,)).fetchone()["count"]
 
 
 def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
@@ -170,10 +170,10 @@ def last_hand_times(conn: sqlite3.Connection, match_ids: list[int], *, table: in
         marks = ",".join("?" * len(chunk))
         # Only "?" placeholders are formatted in; the ids are bound parameters.
         rows = conn.execute(
-            f"SELECT h.match_id, MAX(h.created) FROM hand h JOIN match m ON m.id = h.match_id"  # nosec B608
+            f"SELECT h.match_id, MAX(h.created) AS last FROM hand h JOIN match m ON m.id = h.match_id"  # nosec B608
             f" WHERE m.table_id = ? AND h.match_id IN ({marks}) AND h.deleted IS NULL GROUP BY h.match_id",
             (table, *chunk))
-        out.update({row[0]: row[1] for row in rows})
+        out.update({row["match_id"]: row["last"] for row in rows})
     return out
 
 
@@ -211,7 +211,7 @@ def insert_match(conn: sqlite3.Connection, match: Match, stake: Stake | None,
          match.players.index(match.dealer), now(),
          secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
          stake.currency if stake else None, name or None, rematch_of),
-    ).fetchone()[0]
+    ).fetchone()["id"]
 
 
 @dataclass(frozen=True)

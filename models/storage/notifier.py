@@ -129,11 +129,11 @@ class Notifier:
             # a look is one join inside SQLite that answers only the matches that moved, whatever the
             # number followed. A match just followed has none yet: it is woken once, which changes nothing.
             conn.execute("CREATE TEMP TABLE followed (id INTEGER PRIMARY KEY, version INTEGER)")
-            seen, kept = conn.execute("PRAGMA data_version").fetchone()[0], set()
+            seen, kept = conn.execute("PRAGMA data_version").fetchone()["data_version"], set()
             while not self.stopped.wait(TICK_S):
                 if file_identity(path) != identity:
                     return  # another file under the path (a restore): a new connection, every stream looks again
-                now = conn.execute("PRAGMA data_version").fetchone()[0]
+                now = conn.execute("PRAGMA data_version").fetchone()["data_version"]
                 with self.lock:
                     followed = None if self.followers.keys() == kept else set(self.followers)
                 if followed is not None:
@@ -146,8 +146,8 @@ class Notifier:
                 moved = conn.execute("SELECT m.id, m.version FROM temp.followed AS f JOIN main.match AS m"
                                      " ON m.id = f.id WHERE m.version IS NOT f.version").fetchall()
                 conn.executemany("UPDATE temp.followed SET version = ? WHERE id = ?",
-                                 ((version, match_id) for match_id, version in moved))
-                self.wake([match_id for match_id, _version in moved])
+                                 ((row["version"], row["id"]) for row in moved))
+                self.wake([row["id"] for row in moved])
         finally:
             conn.close()
 

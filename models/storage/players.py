@@ -23,7 +23,7 @@ def player_id(conn: sqlite3.Connection, name: str, *, table: int) -> int:
     if row:
         return row["id"]
     return conn.execute("INSERT INTO player (table_id, name, created) VALUES (?, ?, ?) RETURNING id",
-                        (table, name, now())).fetchone()[0]
+                        (table, name, now())).fetchone()["id"]
 
 
 def same_player(conn: sqlite3.Connection, name: str, *, table: int, besides: int | None = None) -> sqlite3.Row | None:
@@ -114,9 +114,9 @@ def merge_players(conn: sqlite3.Connection, keep: str, drop: str, *, table: int)
         if kept["id"] == dropped["id"]:
             raise PlayerProblem(N_("choose two different players"))
         both = conn.execute(
-            """SELECT COUNT(*) FROM match WHERE (player1_id = ? AND player2_id = ?)
+            """SELECT COUNT(*) AS count FROM match WHERE (player1_id = ? AND player2_id = ?)
                OR (player1_id = ? AND player2_id = ?)""",
-            (kept["id"], dropped["id"], dropped["id"], kept["id"])).fetchone()[0]
+            (kept["id"], dropped["id"], dropped["id"], kept["id"])).fetchone()["count"]
         if both:
             raise PlayerProblem(Plural("{keep} and {drop} played each other in {count} match; "
                                        "they cannot be one person",
@@ -137,8 +137,8 @@ def delete_player(conn: sqlite3.Connection, name: str, *, table: int) -> None:
         row = player_named(conn, name, table=table)
         if row is None:
             raise NoSuchMatch(name)
-        count = conn.execute("SELECT COUNT(*) FROM match WHERE player1_id = ? OR player2_id = ?",
-                             (row["id"], row["id"])).fetchone()[0]
+        count = conn.execute("SELECT COUNT(*) AS count FROM match WHERE player1_id = ? OR player2_id = ?",
+                             (row["id"], row["id"])).fetchone()["count"]
         if count:
             raise PlayerProblem(Plural("{name} has {count} match; merge or rename instead",
                                        "{name} has {count} matches; merge or rename instead", count, name=name))

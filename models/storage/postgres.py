@@ -3,8 +3,9 @@
 The stores write their SQL once, with `?` placeholders, for both engines (models/storage/connection.py keeps
 the few statements that differ: `begin_write`, `snapshot`). A `Connection` here runs that SQL on PostgreSQL: `?` becomes psycopg's
 `%s`, bound client-side (psycopg's ClientCursor, so a NULL parameter needs no declared type, as in
-SQLite), a bool is bound as 0 or 1 (the columns are integers on both engines), and a row answers
-both `row[0]` and `row["name"]`, as sqlite3.Row does.
+SQLite), a bool is bound as 0 or 1 (the columns are integers on both engines), and a row is psycopg's
+`dict_row`. The stores read every row by column name, `row["name"]`, which sqlite3.Row and a dict both
+answer, so a column without a name of its own (a COUNT, a MAX) is given one with AS.
 
 What must stay true: the connection is in autocommit, so a transaction is only ever the unit of
 work's or a snapshot's (models/storage/connection.py), begun and ended by them, exactly as with SQLite.
@@ -16,6 +17,7 @@ from typing import Any, Iterable
 
 import psycopg
 from psycopg import pq
+from psycopg.rows import dict_row
 
 from .address import shown
 from models.errors import DatabaseRefused, DatabaseUnreachable
@@ -27,32 +29,6 @@ LEND_TIMEOUT_S = 10  # a request waits this long for a free session, then answer
 # of the database do not wait on it): whole by a write that may touch anything, shared by a write of one
 # match's hands, which also locks that match's row (models/storage/connection.py `begin_write`).
 WRITE_LOCK = 0x67696E  # "gin"
-
-
-class Row(tuple):
-    """A row read by position or by column name."""
-
-    __slots__ = ()
-    names: dict[str, int] = {}
-
-    def __getitem__(self, key):
-        if isinstance(key, str):
-            return tuple.__getitem__(self, self.names[key])
-        return tuple.__getitem__(self, key)
-
-    def keys(self) -> list[str]:
-        return list(self.names)
-
-
-def row_factory(cursor: psycopg.Cursor):
-    if cursor.description is None:
-        return tuple
-    return row_type(tuple(column.name for column in cursor.description))
-
-
-@lru_cache(maxsize=1024)
-def row_type(names: tuple[str, ...]) -> type[Row]:
-    return type("Row", (Row,), {"__slots__": (), "names": {name: index for index, name in enumerate(names)}})
 
 
 @lru_cache(maxsize=2048)
@@ -127,7 +103,7 @@ class Connection:
 
 
 def connection_options() -> dict:
-    return {"autocommit": True, "cursor_factory": psycopg.ClientCursor, "row_factory": row_factory}
+    return {"autocommit": True, "cursor_factory": psycopg.ClientCursor, "row_factory": dict_row}
 
 
 def connect(url: str) -> Connection:
@@ -172,23 +148,29 @@ class Pool:
 
 
 # The database's identity, as columns any SELECT may add (views/live/quiet_polls.py reads them beside its row).
-IDENTITY_COLUMNS = ("(SELECT d.oid FROM pg_database d WHERE d.datname = current_database()),"
-                    " to_regclass('match')::oid, pg_postmaster_start_time()::text")
+IDENTITY_COLUMNS = ("(SELECT d.oid FROM pg_database d WHERE d.datname = current_database()) AS identity_database,"
+                    " to_regclass('match')::oid AS identity_ledger,"
+                    " pg_postmaster_start_time()::text AS identity_started")
 IDENTITY = f"SELECT {IDENTITY_COLUMNS}"
 
 
 def identity(conn: Connection) -> tuple:
     """What changes when the database under the address is another one: a restore (new tables), another
     database, a cluster recovered to a point in time (a new server start)."""
-    return tuple(conn.execute(IDENTITY).fetchone())
+    return identity_in(conn.execute(IDENTITY).fetchone())
+
+
+def identity_in(row) -> tuple:
+    """The identity read from a row that holds IDENTITY_COLUMNS."""
+    return (row["identity_database"], row["identity_ledger"], row["identity_started"])
 
 
 def schema_version(conn: Connection) -> int:
     """How many migrations the database has had (0 for an empty one)."""
-    if conn.execute("SELECT to_regclass('schema_version')").fetchone()[0] is None:
+    if conn.execute("SELECT to_regclass('schema_version') AS found").fetchone()["found"] is None:
         return 0
     row = conn.execute("SELECT version FROM schema_version WHERE id = 1").fetchone()
-    return row[0] if row else 0
+    return row["version"] if row else 0
 
 
 def set_schema_version(conn: Connection, number: int) -> None:

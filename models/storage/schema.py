@@ -44,7 +44,7 @@ def known_version() -> int:
 def version_of(conn) -> int:
     if dialect_of(conn) == postgres.DIALECT:
         return postgres.schema_version(conn)
-    return conn.execute("PRAGMA user_version").fetchone()[0]
+    return conn.execute("PRAGMA user_version").fetchone()["user_version"]
 
 
 def set_version(conn, number: int) -> None:
@@ -94,8 +94,9 @@ def file_version(path: str) -> int:
         conn = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True)
     except sqlite3.OperationalError:
         return 0  # not there yet: it will be created at the current version
+    conn.row_factory = sqlite3.Row
     try:
-        return conn.execute("PRAGMA user_version").fetchone()[0]
+        return conn.execute("PRAGMA user_version").fetchone()["user_version"]
     finally:
         conn.close()
 

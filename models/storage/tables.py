@@ -36,7 +36,7 @@ def create_table(conn: sqlite3.Connection, name: str) -> Table:
     with immediate(conn):  # a new table holds no match: no page of a match changes
         key = new_table_key()
         table_id = conn.execute("INSERT INTO play_table (key, name, created) VALUES (?, ?, ?) RETURNING id",
-                                (key, name, now())).fetchone()[0]
+                                (key, name, now())).fetchone()["id"]
     return Table(table_id, key, name, None, False)
 
 

@@ -47,7 +47,7 @@ def reserve(conn: sqlite3.Connection, address: str, scope: str, now: float | Non
             return Reserved(address, scope, None)
         conn.execute("DELETE FROM login_failure WHERE at <= ?", (now - WINDOW_SECONDS,))
         row = conn.execute("INSERT INTO login_failure (address, scope, at) VALUES (?, ?, ?) RETURNING id",
-                           (address, scope, now)).fetchone()[0]
+                           (address, scope, now)).fetchone()["id"]
     return Reserved(address, scope, row)
 
 
@@ -71,8 +71,8 @@ def attempt(conn: sqlite3.Connection, address: str, correct: bool, now: float | 
 def failures(conn: sqlite3.Connection, address: str, scope: str = "server", now: float | None = None) -> int:
     now = time.time() if now is None else now
     return conn.execute(
-        "SELECT COUNT(*) FROM login_failure WHERE address = ? AND scope = ? AND at > ?",
-        (address, scope, now - WINDOW_SECONDS)).fetchone()[0]
+        "SELECT COUNT(*) AS count FROM login_failure WHERE address = ? AND scope = ? AND at > ?",
+        (address, scope, now - WINDOW_SECONDS)).fetchone()["count"]
 
 
 def may_start_table(conn: sqlite3.Connection, address: str, now: float | None = None,
@@ -80,8 +80,8 @@ def may_start_table(conn: sqlite3.Connection, address: str, now: float | None = 
     """Counts a new table for `address`, or False when it started `allowed` in the last minute."""
     now = time.time() if now is None else now
     with immediate(conn):
-        started = conn.execute("SELECT COUNT(*) FROM table_start WHERE address = ? AND at > ?",
-                               (address, now - TABLES_WINDOW_SECONDS)).fetchone()[0]
+        started = conn.execute("SELECT COUNT(*) AS count FROM table_start WHERE address = ? AND at > ?",
+                               (address, now - TABLES_WINDOW_SECONDS)).fetchone()["count"]
         if started >= allowed:
             return False
         conn.execute("DELETE FROM table_start WHERE at <= ?", (now - TABLES_WINDOW_SECONDS,))

@@ -26,20 +26,24 @@ from models.storage.connection import connect
 
 MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
 VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
-# The first column is what the ETag names the match by (views/tables/numbers.py): at home its id, on a
+# `shown` is what the ETag names the match by (views/tables/numbers.py): at home its id, on a
 # hosted server its number at its table, which is also what a hosted table's address holds.
-BY_ID = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
+BY_ID = ("SELECT m.id AS shown, m.version, (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match m"
          " JOIN play_table t ON t.id = m.table_id WHERE m.id = ? AND m.deleted IS NULL AND t.home = 1"
          " AND t.passphrase_hash IS NULL")  # behind a table's passphrase Flask asks for the login first
-BY_NUMBER = ("SELECT m.number, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
+BY_NUMBER = ("SELECT m.number AS shown, m.version, (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match m"
              " JOIN play_table t ON t.id = m.table_id WHERE m.number = ? AND t.key = ? AND m.deleted IS NULL"
              " AND t.passphrase_hash IS NULL")
-BY_TOKEN = ("SELECT m.id, m.version, (SELECT value FROM epoch WHERE id = 1) FROM match m"
+BY_TOKEN = ("SELECT m.id AS shown, m.version, (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match m"
             " WHERE m.view_token = ? AND m.deleted IS NULL")
 BY_TOKEN_NUMBERED = BY_TOKEN.replace("m.id", "m.number", 1)
 # On PostgreSQL the same rows, and the database's identity beside them.
 WITH_IDENTITY = {query: query.replace(" FROM match m", f", {postgres.IDENTITY_COLUMNS} FROM match m", 1)
                  for query in (BY_ID, BY_NUMBER, BY_TOKEN, BY_TOKEN_NUMBERED)}
+
+
+def tag(row) -> str:
+    return f'"{row["shown"]}-{row["epoch"]}-{row["version"]}"'
 
 
 class QuietPolls:
@@ -77,7 +81,7 @@ class QuietPolls:
             self.kept.conn, self.kept.identity = connect(self.path, create=False, synchronous="NORMAL"), identity
             return None  # a file not seen by this thread: Flask meets it first (a new epoch after a restore)
         row = self.kept.conn.execute(query, params).fetchone()
-        return f'"{row[0]}-{row[2]}-{row[1]}"' if row else None
+        return tag(row) if row else None
 
     def postgres_tag(self, query: str, params: tuple) -> str | None:
         conn = self.pool.lend()
@@ -85,9 +89,9 @@ class QuietPolls:
             row = conn.execute(WITH_IDENTITY[query], params).fetchone()
         finally:
             conn.close()
-        if row is None or tuple(row[3:]) != self.known["identity"]:
+        if row is None or postgres.identity_in(row) != self.known["identity"]:
             return None  # another database under the address: Flask meets it first (a new epoch)
-        return f'"{row[0]}-{row[2]}-{row[1]}"'
+        return tag(row)
 
     def __call__(self, environ, start_response):
         sent, shown = environ.get("HTTP_IF_NONE_MATCH"), environ.get("HTTP_X_SHEET")
