@@ -3,6 +3,7 @@ saved it, catches up after a killed server from the version it names, and carrie
 The servers are the README's club command (gunicorn with gevent workers); the saves come from this process,
 another one. Every wait is for an event, never for a time: a slow machine makes these slower, not failing."""
 import re
+import threading
 from html import unescape
 
 import pytest
@@ -186,12 +187,19 @@ def test_a_held_stream_asks_the_database_nothing_between_changes(app, client, mo
     real = streams.match_version
     monkeypatch.setattr(streams, "match_version", lambda *args, **kw: asked.append(1) or real(*args, **kw))
     monkeypatch.setattr(streams, "HEARTBEAT_S", 0.01)
+    # The watcher's start wakes the new stream once (what was committed before it watched); on a slow
+    # machine that comes after any number of heartbeats, so the test waits for it rather than counting them.
+    notifier, started = app.extensions[streams.NOTIFIER], threading.Event()
+    real_wake = notifier.wake
+    monkeypatch.setattr(notifier, "wake", lambda ids: (real_wake(ids), started.set()))
     held = client.get(f"/matches/{match_id}/stream?shown={tag}", buffered=False)
     chunks = iter(held.response)
     try:
         assert "retry:" in next(chunks).decode() and "event: hello" in next(chunks).decode()
+        assert started.wait(60), "the change watcher never started"
+        # the stream runs only inside next(): this heartbeat comes after the woken stream's look
         assert [next(chunks).decode() for _ in range(20)] == [": \n\n"] * 20
-        # the view's (is there such a match?), the stream's first look, those the watcher's start asks for
+        # the view's (is there such a match?), the stream's first look, the one the watcher's start woke
         settled = len(asked)
         assert [next(chunks).decode() for _ in range(20)] == [": \n\n"] * 20
         assert len(asked) == settled  # 20 heartbeats, no query
