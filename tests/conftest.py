@@ -34,6 +34,23 @@ def english_shell(monkeypatch):
     monkeypatch.setenv("LANG", "C.UTF-8")
 
 
+# The files that take longest go to the workers first (pytest-xdist hands out whole files in the order
+# collected, pytest.ini `--dist loadfile`), so the run does not end on one long file while the other
+# worker is idle: benchmark runs, then browsers, then servers and processes, then the rest.
+FIRST_BY_MARK = ("bench", "browser", "slow")
+
+
+def pytest_collection_modifyitems(items):
+    def weight(item) -> int:
+        return next((rank for rank, mark in enumerate(FIRST_BY_MARK) if item.get_closest_marker(mark)),
+                    len(FIRST_BY_MARK))
+
+    by_file: dict[str, int] = {}
+    for item in items:
+        by_file[item.path] = min(by_file.get(item.path, len(FIRST_BY_MARK)), weight(item))
+    items.sort(key=lambda item: by_file[item.path])  # stable: a file's tests keep their order
+
+
 def pytest_generate_tests(metafunc):
     """Every test that uses the database (the `app` or `database` fixture) runs once on SQLite and once
     on PostgreSQL, unless it is marked `sqlite_only` (it reads or replaces the SQLite file itself)."""
