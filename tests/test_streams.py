@@ -8,6 +8,7 @@ from html import unescape
 
 import pytest
 
+from app import create_app
 from models.storage.notifier import Notifier
 from stream_server import EventReader, GeventServer
 from webutil import hidden, hosted_app, new_match, post_hand, start_table
@@ -140,6 +141,35 @@ def test_the_file_watcher_wakes_only_the_followers_of_a_moved_match(app, client)
         assert not one.moved.is_set()
     finally:
         notifier.stop()
+
+
+def test_a_save_in_another_schema_wakes_no_follower_of_this_ledger():
+    """PostgreSQL's channel is the whole database's, and a ledger in another schema numbers its matches 1, 2, 3
+    as well: its saves wake none of this ledger's streams (each woken stream would ask the database again)."""
+    from postgres import Schema
+    from views.site import db
+
+    schemas = [Schema(), Schema()]
+    apps = [create_app({"TESTING": True, "DATABASE": schema.url, "SECRET_KEY": "test"}) for schema in schemas]
+    notifier = Notifier(schemas[0].url)
+    try:
+        ours, theirs = (app.test_client() for app in apps)
+        assert new_match(ours) == new_match(theirs) == 1
+        follower = notifier.follow(1)
+        assert follower.wait(30)  # the watcher's start: "look again"
+        for number in (1, 2):
+            save(theirs, 1, number)
+        save(ours, 1, 1)  # seen after the other ledger's two, as the notices come in their commits' order
+        assert follower.wait(30)
+        assert not follower.moved.is_set()
+        save(theirs, 1, 3)
+        assert not follower.wait(1.0)
+    finally:
+        notifier.stop()
+        for app in apps:
+            db.close_app(app)
+        for schema in schemas:
+            schema.drop()
 
 
 def test_the_streams_an_address_holds_are_bounded(app, client):

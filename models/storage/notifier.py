@@ -25,9 +25,18 @@ log = logging.getLogger(__name__)
 
 
 def announce(conn, match_id: int) -> None:
-    """Inside a unit of work: PostgreSQL tells every listening process at the commit (nothing if rolled back)."""
+    """Inside a unit of work: PostgreSQL tells every listening process at the commit (nothing if rolled back).
+
+    The notice says the ledger's schema before the match's id: a channel is the whole database's, and the
+    ledgers in its other schemas number their matches 1, 2, 3 too."""
     if dialect_of(conn) == POSTGRESQL:
-        conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, str(match_id)))
+        conn.execute("SELECT pg_notify(?, current_schema() || ' ' || ?)", (CHANNEL, str(match_id)))
+
+
+def match_noticed(payload: str, schema: str) -> int | None:
+    """The match a notice names, if it is of this ledger's schema."""
+    where, _, match_id = payload.rpartition(" ")
+    return int(match_id) if where == schema and match_id.isdigit() else None
 
 
 class Follower:
@@ -107,12 +116,14 @@ class Notifier:
         with psycopg.connect(read_address(self.database).target, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"LISTEN {CHANNEL}")
             identity = conn.execute(IDENTITY).fetchone()
+            (schema,) = conn.execute("SELECT current_schema()").fetchone()
             self.wake_all()  # what was committed while it was not listening
             asked = time.monotonic()
             while not self.stopped.is_set():
                 for notice in conn.notifies(timeout=1.0):  # each as it comes; the timeout only looks at `stopped`
-                    if notice.payload.isdigit():
-                        self.wake((int(notice.payload),))
+                    match_id = match_noticed(notice.payload, schema)
+                    if match_id is not None:
+                        self.wake((match_id,))
                 if time.monotonic() - asked >= IDENTITY_EVERY_S:
                     asked = time.monotonic()
                     if conn.execute(IDENTITY).fetchone() != identity:
