@@ -107,7 +107,7 @@ def version_of(tag: str) -> int:
 
 
 def etag_after(tag: str) -> str:
-    """The live region's ETag once one more write is made (views/live/following.etag_for)."""
+    """The live region's ETag once one more write is made (views/live/quiet_polls.etag_for)."""
     head, version = tag.strip('"').rsplit("-", 1)
     return f'"{head}-{int(version) + 1}"'
 

@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(items):
         return next((rank for rank, mark in enumerate(FIRST_BY_MARK) if item.get_closest_marker(mark)),
                     len(FIRST_BY_MARK))
 
-    by_file: dict[str, int] = {}
+    by_file: dict = {}  # a test file's path -> its first place
     for item in items:
         by_file[item.path] = min(by_file.get(item.path, len(FIRST_BY_MARK)), weight(item))
     items.sort(key=lambda item: by_file[item.path])  # stable: a file's tests keep their order

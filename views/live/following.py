@@ -11,7 +11,7 @@ from views.match.match_page import render_broken
 from views.match.forms import new_form_id
 from views.site.blanks import blank
 from views.site.pages import kept_part, kept_page, note, noted, per_request
-from .quiet_polls import not_modified, unchanged
+from .quiet_polls import etag_for, not_modified, unchanged
 from views.tables.numbers import shown as number_shown, shown_number
 from views.tables.scope import table_id
 from views.match.sheet import sheet_context, sheet_rows
@@ -28,12 +28,6 @@ ENTERING_EVERY_MS, SHOWING_EVERY_MS = 2500, 5000
 
 def follow_every(readonly: bool) -> int:
     return SHOWING_EVERY_MS if readonly else ENTERING_EVERY_MS
-
-
-def etag_for(number: int, epoch: str, version: int) -> str:
-    """ETags are per URL; the epoch makes a restored file's versions new tags. The match is named by the
-    number its players see (views/tables/numbers.py), as views/live/quiet_polls.py names it."""
-    return f'"{number}-{epoch}-{version}"'
 
 
 def tag_of(stored, version_back: int = 0) -> str:

@@ -42,8 +42,14 @@ WITH_IDENTITY = {query: query.replace(" FROM match m", f", {postgres.IDENTITY_CO
                  for query in (BY_ID, BY_NUMBER, BY_TOKEN, BY_TOKEN_NUMBERED)}
 
 
+def etag_for(number: int, epoch: str, version: int) -> str:
+    """ETags are per URL; the epoch makes a restored file's versions new tags. The match is named by the
+    number its players see (views/tables/numbers.py)."""
+    return f'"{number}-{epoch}-{version}"'
+
+
 def tag(row) -> str:
-    return f'"{row["shown"]}-{row["epoch"]}-{row["version"]}"'
+    return etag_for(row["shown"], row["epoch"], row["version"])
 
 
 class QuietPolls:

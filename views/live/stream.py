@@ -29,7 +29,8 @@ from views.site.db import close_db, get_db, match_cache
 from views.tables.numbers import shown as number_shown
 from views.tables.scope import table_id
 
-from .following import etag_for, moved_on, tag_of
+from .following import moved_on, tag_of
+from .quiet_polls import etag_for
 
 bp = Blueprint("stream", __name__)
 view_bp = Blueprint("view_stream", __name__)
