@@ -18,9 +18,10 @@ pytestmark = pytest.mark.sqlite_only  # words only
 ROOT = Path(__file__).resolve().parents[1]
 ENGLISH = re.compile(r"\b(he|his|him|himself|she|her|hers|herself)\b", re.IGNORECASE)
 # The past tense of what a player does at the table (knock, play, win, lose, score, come), in the forms that
-# take a gender: masculine -l, feminine -la, plural -li/-ly ("přišel" alone is left out: a form comes too).
+# take a gender: masculine -l, feminine -la, plural -li/-ly ("přišel" alone is left out: a form comes too);
+# "psal" too, as "jste psali" takes the reader's.
 # The neuter of an impersonal "se nehrálo" is no one's, and so is a thing's ("zápas skončil").
-SLAVIC = re.compile(r"\b\w*(klepal|klopal|hrál|hral|získal|ziskal)[aiy]?\b|\b\w*(přišl|prišl)[aiy]\b"
+SLAVIC = re.compile(r"\b\w*(klepal|klopal|hrál|hral|získal|ziskal|psal|písal)[aiy]?\b|\b\w*(přišl|prišl)[aiy]\b"
                     r"|\w\((a|la|i|y)\)", re.IGNORECASE)
 ALBANIAN = re.compile(r"\b(ai|ajo) që\b", re.IGNORECASE)
 
