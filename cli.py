@@ -214,8 +214,12 @@ def deadwood_command(cards: tuple[str, ...], onto: tuple[str, ...]) -> None:
 @click.option("--host", default="0.0.0.0", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
 @click.option("--threads", default=8, show_default=True, type=int)
+# Each phone keeps a connection or two open between its polls, and waitress answers no more than this many at
+# once (its own default, 100, left 203 of 300 phones arriving at once unanswered: bench/phones_at_once.py);
+# poll, not select, so connections past file descriptor 1024 are served too.
+@click.option("--connection-limit", default=1000, show_default=True, type=int)
 @with_appcontext
-def serve_command(host: str, port: int, threads: int) -> None:
+def serve_command(host: str, port: int, threads: int, connection_limit: int) -> None:
     """Serve with waitress (for a club server), after printing where phones can open it."""
     import waitress
     from flask import current_app
@@ -227,6 +231,7 @@ def serve_command(host: str, port: int, threads: int) -> None:
     # waitress 3 drops X-Forwarded-* by default; with FLASK_PROXY_HOPS the app's ProxyFix reads them instead.
     behind_proxy = bool(current_app.config.get("PROXY_HOPS"))
     waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads,
+                   connection_limit=connection_limit, asyncore_use_poll=True,
                    clear_untrusted_proxy_headers=not behind_proxy)
 
 

@@ -165,7 +165,7 @@ def test_a_second_tap_on_a_pairing_starts_no_second_match(client, ledger):
     assert "New match: " in words(started)
 
 
-@pytest.mark.parametrize("pair, said", [(("self", "self"), "cannot play himself"),
+@pytest.mark.parametrize("pair, said", [(("self", "self"), "the same player; nothing was started"),
                                         (("self", "999999"), "no such player"),
                                         (("self", "x"), "no such player")])
 def test_a_bad_pairing_gets_a_sentence_and_starts_nothing(client, ledger, pair, said):

@@ -97,6 +97,15 @@ def test_import_refuses_invalid_utf8(client):
     assert "UTF-8" in response.get_data(as_text=True)
 
 
+def test_import_refuses_a_key_given_twice_and_keeps_nothing(client):
+    page = client.get("/").get_data(as_text=True)
+    text = '{"players": ["Ana", "Ben"], "rules": {"target": 100, "target": 250}, "hands": []}'
+    response = client.post("/import", data={"csrf_token": hidden(page, "csrf_token"), "text": text})
+    assert response.status_code == 400
+    assert "rules.target: is given twice" in response.get_data(as_text=True)
+    assert client.get("/matches/1").status_code == 404
+
+
 def test_match_page_advertises_its_export(client):
     match_id = import_match(client, case("seed001-ana-ben"))
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)

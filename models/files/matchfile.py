@@ -29,7 +29,7 @@ def parse_json(text: str | bytes) -> object:
             raise MatchError("file", N_("is not UTF-8 text (byte {byte})"), byte=error.start) from None
     text = text.removeprefix("\ufeff")  # the byte-order mark Windows Notepad writes first
     try:
-        doc = json.loads(text, parse_constant=reject_constant)
+        doc = json.loads(text, parse_constant=reject_constant, object_pairs_hook=KeysOnce)
     except json.JSONDecodeError as error:
         raise MatchError("file", N_("is not JSON: {problem} at line {line} column {column}"),
                          problem=error.msg, line=error.lineno, column=error.colno) from None
@@ -39,8 +39,44 @@ def parse_json(text: str | bytes) -> object:
         raise
     except ValueError:  # Python refuses integers of more than 4300 digits
         raise MatchError("file", N_("holds a number too long to be a score")) from None
+    refuse_doubled_keys(doc)
     refuse_surrogates(doc)
     return doc
+
+
+class KeysOnce(dict):
+    """A JSON object that remembers a key given twice (`doubled`), which a plain dict keeps silently, the last
+    one winning; parse_json then refuses the file, naming the key and the object that holds it."""
+
+    def __init__(self, pairs: list[tuple[str, object]]):
+        super().__init__(pairs)
+        self.doubled = None
+        if len(self) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.doubled = key
+                    break
+                seen.add(key)
+
+
+def refuse_doubled_keys(doc: object) -> None:
+    """The first object in the file's order with a key twice, refused as `hand N, cards.melds` or `rules.target`."""
+    todo: list[tuple[object, tuple]] = [(doc, ())]
+    while todo:  # a loop, not a recursion: the file may be nested as deeply as json itself takes
+        node, path = todo.pop()
+        if isinstance(node, KeysOnce) and node.doubled is not None:
+            raise doubled_key(path + (node.doubled,))
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        todo.extend(reversed([(child, path + (key,)) for key, child in children]))
+
+
+def doubled_key(path: tuple) -> MatchError:
+    hand = None
+    if len(path) > 2 and path[0] == "hands" and isinstance(path[1], int):
+        hand, path = path[1] + 1, path[2:]
+    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in path).removeprefix(".")
+    return MatchError(field, N_("is given twice; each key may appear once in an object"), hand)
 
 
 def refuse_surrogates(doc: object) -> None:

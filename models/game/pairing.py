@@ -12,7 +12,7 @@ from models.errors import N_, Refusal
 
 
 class PairingRefused(Refusal):
-    """A match asked for that cannot be: an unknown player, or a player against himself."""
+    """A match asked for that cannot be: an unknown player, or the same player on both sides."""
 
 
 @dataclass(frozen=True)
@@ -46,5 +46,5 @@ def check_pair(one: int | None, two: int | None, known: Iterable[int]) -> tuple[
         if player not in known:
             raise PairingRefused(N_("There is no such player at this table; nothing was started."))
     if one == two:
-        raise PairingRefused(N_("A player cannot play himself; nothing was started."))
+        raise PairingRefused(N_("Both sides of a match are the same player; nothing was started."))
     return one, two

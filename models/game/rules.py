@@ -280,12 +280,24 @@ def placed(place: Callable[[Setting], object]) -> list[tuple[str, Setting]]:
         key=lambda each: each[:2])]
 OKLAHOMA_ACES = tuple(OklahomaAce)
 
-PRESETS = {
-    "classic": Rules(),
-    "modern": Rules(gin_bonus=25, undercut_bonus=25, box_bonus=25),
-    "bicycle": Rules(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_bonus=100, shutout_multiplier=1),
-    "palace": Rules(undercut_bonus=20, box_bonus=10, immediate_boxes=True, game_bonus=0, shutout_multiplier=1),
+@dataclass(frozen=True)
+class Preset:
+    """A built-in preset: its name and what it is (English templates, N_-marked: the form translates them) and
+    its rules. Declared here once; the form's choices, their words and PRESETS are read from it."""
+    name: str
+    about: str
+    rules: Rules
+
+
+BUILT_IN = {
+    "classic": Preset(N_("Classic"), N_("the usual Hollywood scoring"), Rules()),
+    "modern": Preset(N_("Modern"), N_("every bonus 25"), Rules(gin_bonus=25, undercut_bonus=25, box_bonus=25)),
+    "bicycle": Preset(N_("Bicycle"), N_("as the rules printed by Bicycle cards score it"),
+                      Rules(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_bonus=100, shutout_multiplier=1)),
+    "palace": Preset(N_("Palace"), N_("boxes count at once, no game bonus"),
+                     Rules(undercut_bonus=20, box_bonus=10, immediate_boxes=True, game_bonus=0, shutout_multiplier=1)),
 }
+PRESETS = {key: preset.rules for key, preset in BUILT_IN.items()}
 
 
 def is_integer(value: object) -> bool:

@@ -42,7 +42,7 @@ def test_a_knock_and_an_undercut_entered_in_czech(page):
     form = page.locator("#hand-form")
     pad = form.locator("[data-role=pad]")
     preview = form.locator("[data-role=preview]")
-    expect(form.locator("legend").first).to_have_text("Kdo zaklepal?")
+    expect(form.locator("legend").first).to_have_text("Kdo klepe?")
 
     # A knock: Ana knocks with 4, Ben holds 22 after laying off.
     form.locator("label[for=knocker-1]").tap()

@@ -43,3 +43,30 @@ def test_logout_sits_in_the_header_and_ends_the_login(browser, private_server, l
     page.goto("/players")
     assert "/login" in page.url
     context.close()
+
+
+HEADER_ITEMS = "header.top :is(.brand, .navlink)"
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "sk", "sq"])
+def test_the_match_page_header_takes_two_lines_at_most(browser, private_server, lang):
+    """With a passphrase the match page's header holds the name, Sheet, Players, the language and Log out:
+    what does not fit beside the name goes whole to a second line; no word is broken inside its link."""
+    context = phone(browser, private_server)
+    page = context.new_page()
+    page.goto(f"/login?lang={lang}")
+    page.fill("input[name=passphrase]", PASSPHRASE)
+    page.press("input[name=passphrase]", "Enter")
+    page.wait_for_url("**/")
+    page.locator("textarea[name=text]").evaluate(
+        "(t) => { t.value = JSON.stringify({players: ['Ana', 'Ben'], hands: [{winner: 'Ana', points: 18}]});"
+        " t.form.submit(); }")
+    page.wait_for_url("**/matches/*")
+    boxes = [item.bounding_box() for item in page.locator(HEADER_ITEMS).all()]
+    assert len(boxes) == 5  # the name, Sheet, Players, the language, Log out
+    rows = {round(box["y"] + box["height"] / 2) for box in boxes}
+    assert len(rows) <= 2, boxes
+    assert all(44 <= box["height"] < 48 for box in boxes), boxes  # two lines of text in a link would be 48
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 360 for box in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

@@ -15,7 +15,7 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting, placed
+from models.game.rules import BUILT_IN, CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
@@ -181,7 +181,8 @@ class PairField(Field):
 
 # Each choice setting's words (models/game/rules.py: DealerRule, OklahomaAce), worded for the form.
 CHOICE_LABELS = {name: {word.value: _l(word.label) for word in words} for name, words in CHOICE_SETTINGS.items()}
-PRESET_LABELS = {"classic": _l("Classic"), "modern": _l("Modern"), "bicycle": _l("Bicycle"), "palace": _l("Palace")}
+PRESET_LABELS = {key: _l(preset.name) for key, preset in BUILT_IN.items()}
+PRESET_ABOUT = {key: _l(preset.about) for key, preset in BUILT_IN.items()}
 
 
 def switch(name: str) -> SelectField:
@@ -234,6 +235,11 @@ class NewMatchForm(Form):
         (values 'saved:NAME')."""
         self.preset.choices = list(PRESET_LABELS.items()) + [
             ("saved:" + name, name) for name in names]
+
+    @staticmethod
+    def preset_about(value: str) -> str:
+        """What a built-in preset is, in the page's language; a table's own preset says nothing more."""
+        return str(PRESET_ABOUT[value]) if value in PRESET_ABOUT else ""
 
     def chosen_settings(self) -> dict:
         """Settings typed over the preset; an empty field keeps the preset's value."""
