@@ -16,6 +16,7 @@ from models.game.ledger import Sheet, score_sheet
 from models.game.match import Match
 from models.game.rules import rules_from
 from models.game.stakes import Stake
+from models.game.tables.seats import seat
 
 from .hand_rows import board_rows, entry_from_row
 
@@ -51,6 +52,12 @@ class StoredMatch:
     def refusal(self) -> MatchError | None:
         """Why the stored hands do not fold (the error names its hand), or None."""
         return self._fold[1]
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """Whom its games are between: the two players, or a table of three or four's two sides' names."""
+        sides = seat(self.match.table, self.match.players)
+        return self.match.players if sides is None else sides.names
 
     @property
     def key(self) -> tuple:

@@ -15,7 +15,7 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting, placed
+from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
@@ -228,6 +228,12 @@ class NewMatchForm(Form):
     ASKED = tuple(name for name, declared in placed(lambda s: s.asked) if not declared.ticked)  # the grid's
     TICKED = tuple(name for name, declared in placed(lambda s: s.asked) if declared.ticked)  # tick boxes below it
     NUMBERS = frozenset(INT_RANGES)
+    PARTNERS_ONLY = ("pairing", "partnership_boxes")  # said beside them: their default, and the table they change
+
+    @staticmethod
+    def default_words(name: str) -> str:
+        """A choice setting's default, in the words its field offers (read off its declaration)."""
+        return CHOICE_LABELS[name][getattr(Rules(), name).value]
 
     def offer_presets(self, names: list[str]) -> None:
         """The built-in presets (Classic, Modern, Bicycle, Palace), then the ones this table saved
