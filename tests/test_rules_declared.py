@@ -74,6 +74,7 @@ GAME_USES = {
     "templates/_settlements.html": {"immediate_boxes", "box_bonus", "shutout_bonus", "shutout_multiplier"},
     "templates/_sheet.html": {"oklahoma", "shutout_multiplier", "immediate_boxes", "box_bonus"},
     "templates/count.html": {"oklahoma"},
+    "templates/table_match.html": {"oklahoma", "target"},  # a board's upcard; the games' target (issue 46)
     "views/match/cards.py": {"oklahoma"},
 }
 SETTING_WORD = r"(?P<name>%s)" % "|".join(sorted(SETTING_NAMES, key=len, reverse=True))

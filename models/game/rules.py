@@ -350,6 +350,12 @@ def table_rules(table: Table | str, settings: object = None) -> Rules:
     kind = Table(table)
     return rules_from(settings, Rules(table=kind, target=kind.target))
 
+def at_table(base: Rules, table: Table | str) -> Rules:
+    """A preset's rules at `table`: a table of three or four plays to its kind's target (partners 125)."""
+    kind = Table(table)
+    return base if kind == Table.TWO else replace(base, table=kind, target=kind.target)
+
+
 PRESETS = {
     "classic": Rules(),
     "modern": Rules(gin_bonus=25, undercut_bonus=25, box_bonus=25),

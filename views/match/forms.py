@@ -15,7 +15,7 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, placed
+from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, partners_on, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
@@ -228,7 +228,8 @@ class NewMatchForm(Form):
     ASKED = tuple(name for name, declared in placed(lambda s: s.asked) if not declared.ticked)  # the grid's
     TICKED = tuple(name for name, declared in placed(lambda s: s.asked) if declared.ticked)  # tick boxes below it
     NUMBERS = frozenset(INT_RANGES)
-    PARTNERS_ONLY = ("pairing", "partnership_boxes")  # said beside them: their default, and the table they change
+    # Said beside them: the table they change, and their default (read off their declarations).
+    PARTNERS_ONLY = tuple(name for name, declared in SETTINGS.items() if declared.applies is partners_on)
 
     @staticmethod
     def default_words(name: str) -> str:

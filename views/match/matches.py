@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
@@ -16,7 +15,7 @@ from models.game.stakes import read_stake
 from models.game.match import MAX_HANDS, Match
 from .deals import is_table, render_table
 from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
-from models.game.rules import PRESETS, TABLES, Table, rules_from
+from models.game.rules import PRESETS, TABLE_SETTING, TABLES, Table, at_table, rules_from
 from models.game.tables.seats import check_seats, seat
 
 from . import summary
@@ -77,9 +76,12 @@ def preset_rules() -> dict:
 
 
 def match_from_form(form: NewMatchForm, presets: dict) -> Match:
-    kind = Table(form.table.data or Table.TWO.value)
-    names = [name for name in form.players.data or [] if name] if kind != Table.TWO else form.players.data or []
-    if kind != Table.TWO:
+    kind = Table(form[TABLE_SETTING].data or Table.TWO.value)
+    sent = form.players.data or []
+    # A table of two reads its two seats as they came (an empty name is refused as such); a larger table
+    # seats the names given, in order.
+    names = [name for name in sent if name] if kind != Table.TWO or any(sent[2:]) else sent[:2]
+    if kind != Table.TWO or len(names) > 2:
         check_seats(kind, names)
     elif len(names) != 2:
         raise MatchError("players", N_("enter two names"))
@@ -90,10 +92,8 @@ def match_from_form(form: NewMatchForm, presets: dict) -> Match:
             raise MatchError("players", N_("the two players must differ") if len(names) == 2
                              else N_("{name!r} is named twice: each player sits once"), name=name)
     players = tuple(names)
-    base = presets.get(form.preset.data or "classic", PRESETS["classic"])
     # A table of three or four plays to its kind's target (partners 125) unless the form sets one.
-    base = replace(base, table=kind, target=kind.target) if kind != Table.TWO else base
-    rules = rules_from(form.chosen_settings(), base)
+    rules = rules_from(form.chosen_settings(), at_table(presets.get(form.preset.data or "classic", PRESETS["classic"]), kind))
     if form.first_dealer.data and form.first_dealer.data not in players + seat_numbers(players) + ("random",):
         raise MatchError("first_dealer", N_("{dealer!r} is not one of the players"), dealer=form.first_dealer.data)
     return Match(players=players, format=form.format.data or "hollywood",
@@ -116,6 +116,7 @@ def new_match():
             if asked:
                 form.players.errors = list(form.players.errors) + asked
                 return render_template("new_match.html", form=form, lookalike=True, presets=presets, tables=TABLES,
+                                       table_setting=TABLE_SETTING,
                                        known=player_names(get_db(), table=table_id())), 400
             preset = (form.save_as.data or "").strip() or None
             match_id = create_match(get_db(), match, stake, table=table_id(), preset=preset)
@@ -130,7 +131,7 @@ def new_match():
         form.form_errors.append(gettext("Please check the form."))
     status = 400 if request.method == "POST" else 200
     return render_template("new_match.html", form=form, known=player_names(get_db(), table=table_id()),
-                           presets=presets, tables=TABLES), status
+                           presets=presets, tables=TABLES, table_setting=TABLE_SETTING), status
 
 
 def lookalikes(names: tuple[str, str]) -> list[str]:
