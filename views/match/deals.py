@@ -23,7 +23,7 @@ from views.site.db import get_db
 from views.site.i18n import page_gettext as gettext, translated
 from views.tables.scope import device_name, table_id
 from .forms import new_form_id
-from .match_page import match_or_404
+from .match_page import match_by_token_or_404, match_or_404
 from .scoreboard import game_box
 from .sheet import RESULT_NAMES
 
@@ -36,6 +36,28 @@ DEAL_RESULTS = {**RESULT_NAMES, "deal": lazy_gettext("won on the boards"), "leve
 
 def is_table(stored: StoredMatch) -> bool:
     return stored.match.table != Table.TWO
+
+
+# The pages of a match of two that a table of three or four does not have yet: each answers 404, saying
+# so, rather than draw a table's deals as hands of two. (Its page, its deal, its name, set aside, delete,
+# history and match file are offered; the polls and streams are never linked from its page.)
+NOT_OFFERED = frozenset({
+    "matches.sheet", "matches.rematch", "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
+    "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
+    "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
+    "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
+    "readonly.view", "readonly.sheet", "readonly.big"})
+
+
+@bp.before_app_request
+def refuse_what_a_table_lacks():
+    if request.endpoint not in NOT_OFFERED or not request.view_args:
+        return None
+    token = request.view_args.get("token")
+    stored = match_by_token_or_404(token) if token else match_or_404(request.view_args["match_id"])
+    if is_table(stored):
+        abort(404, description=gettext("This page is not offered for a table of three or four yet."))
+    return None
 
 
 def next_boards(stored: StoredMatch, sheet) -> list[dict]:
