@@ -145,3 +145,22 @@ def test_a_match_of_two_written_before_the_migration_keeps_its_rows_ids_and_hist
     assert stored.match.players == ("Ana", "Ben") and stored.match.dealer == "Ben"
     assert stored.match.hands[0].knocker == "Ben"
     conn.close()
+
+
+def test_a_player_at_seat_three_or_four_is_renamed_merged_and_counted(ledger):
+    from models.errors import PlayerProblem
+    from models.storage.players import delete_player, merge_players, players_summary, rename_player
+    _, match_id = partners(ledger)
+    counts = {row["name"]: row["matches"] for row in players_summary(ledger, table=HOME)}
+    assert counts == {"Ana": 1, "Ben": 1, "Cy": 1, "Dan": 1}
+    rename_player(ledger, "Dan", "Daniel", table=HOME)
+    assert get_match(ledger, match_id, table=HOME).match.players == ("Ana", "Ben", "Cy", "Daniel")
+    with pytest.raises(PlayerProblem):
+        merge_players(ledger, "Ana", "Daniel", table=HOME)  # they sat at one table: not one person
+    with pytest.raises(PlayerProblem):
+        delete_player(ledger, "Cy", table=HOME)
+    doc, _ = document(CASES / "tables" / "chouette-three.json")
+    other = create_match(ledger, match_from_document({**doc, "players": ["Eva", "Fay", "Dan2"],
+                                                      "hands": [], "first_dealer": "Eva"}), table=HOME)
+    assert merge_players(ledger, "Daniel", "Dan2", table=HOME) == 1
+    assert get_match(ledger, other, table=HOME).match.players == ("Eva", "Fay", "Daniel")
