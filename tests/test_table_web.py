@@ -110,3 +110,17 @@ def test_the_pages_a_table_lacks_yet_say_so_and_its_own_pages_answer(client):
         assert client.get(f"/matches/{match_id}{path}").status_code == 200, path
     for path in ("/", "/ladder", "/tonight"):  # the club's book counts matches of two only, for now
         assert client.get(path).status_code == 200, path
+
+
+def test_the_last_deal_is_undone_whole_and_its_history_keeps_it(client):
+    match_id = import_match(client, table_case("partners-example"))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Undo deal 3" in page
+    answer = client.post(f"/matches/{match_id}/deals/undo",
+                         data={"csrf_token": hidden(page, "csrf_token"), "version": hidden(page, "version")})
+    assert answer.status_code == 303
+    assert export(client, match_id)["hands"] == table_case("partners-example")["hands"][:2]
+    assert "Deal 3 undone" in client.get(answer.headers["Location"]).get_data(as_text=True)
+    stale = client.post(f"/matches/{match_id}/deals/undo",
+                        data={"csrf_token": hidden(page, "csrf_token"), "version": hidden(page, "version")})
+    assert stale.status_code == 303 and len(export(client, match_id)["hands"]) == 2  # the old page changes nothing

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 CONTROLS = """() => [...document.querySelectorAll(
     '#deal-form input:not([type=hidden]), #deal-form button, #deal-form label.choice, #deal-form summary,'
-    + ' form.stack input:not([type=hidden]), form.stack button, form.stack label.choice')]
+    + ' form.stack input:not([type=hidden]), form.stack button, form.stack label.choice, #sheet button')]
   .filter(e => e.offsetParent !== null)
   .map(e => { const t = e.matches('input[type=radio], input[type=checkbox]') ? (e.closest('label') || e) : e;
               const b = t.getBoundingClientRect();

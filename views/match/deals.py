@@ -11,15 +11,18 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
-from models.errors import HandAlreadySaved, MatchError, MatchOver
+from models.errors import HandAlreadySaved, MatchError, MatchOver, StaleMatch
+from models.game.digits import read_count
 from models.game.ledger import sheet_after
 from models.game.rules import Table
 from models.game.tables.entries import read_deal
 from models.game.tables.money import player_net
 from models.game.tables.seats import board_pairs
-from models.storage.hand_writes import add_hand
+from models.storage.hand_writes import add_hand, delete_hand
 from models.storage.match_rows import StoredMatch
 from views.site.db import get_db
+from views.site.errors import STALE
+from views.site.forms import VERSION_DIGITS, VersionForm
 from views.site.i18n import page_gettext as gettext, translated
 from views.tables.scope import device_name, table_id
 from .forms import new_form_id
@@ -122,7 +125,7 @@ def render_table(stored: StoredMatch, error: MatchError | None = None, checked=N
         boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
         money=player_net(sheet.sides, sheet.net), form_id=request.form.get("form_id") or new_form_id(),
         sent=request.form if request.method == "POST" else {}, error=translated(error) if error else None,
-        board_error=board_error, checked=checked, game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
+        version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked, game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
     ), status
 
 
@@ -153,4 +156,27 @@ def save_deal(match_id: int):
     if stored.match.table == Table.CHOUETTE and not after.finished:
         words += " " + gettext("%(name)s captains the next deal.", name=after.captain)
     flash(words)
+    return redirect(url_for("matches.show", match_id=match_id) + "#deal-form", 303)
+
+
+@bp.post("/matches/<int:match_id>/deals/undo")
+def undo_deal(match_id: int):
+    """The last deal taken back whole, both boards, in one write; its history keeps it."""
+    stored = match_or_404(match_id)
+    if not is_table(stored):
+        abort(404)
+    form = VersionForm()
+    number = len(stored.match.hands)
+    if not form.validate_on_submit() or not number:
+        flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    try:
+        delete_hand(get_db(), match_id, number, read_count(form.version.data, VERSION_DIGITS), table=table_id(),
+                    device=device_name(), action="undone")
+    except StaleMatch:
+        flash(gettext(STALE), "warning")
+    except MatchError as error:
+        flash(translated(error), "error")
+    else:
+        flash(gettext("Deal %(number)s undone: its history keeps it.", number=number))
     return redirect(url_for("matches.show", match_id=match_id) + "#deal-form", 303)
