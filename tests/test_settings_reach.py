@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from webutil import export, hidden
 
-from models.game.rules import SETTINGS, Rules
+from models.game.rules import SETTINGS, TABLE_SETTING, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,11 +59,8 @@ def start(client, **settings) -> int:
 
 
 def on_the_form_of_two() -> list:
-    """The settings a match of two sets on the form; those of tables of three and four need the form's seats
-    for three or four players (issue 46's new-match form)."""
-    return [pytest.param(name, marks=[pytest.mark.skip(reason="needs the new-match form of a table of three "
-                                                              "or four (issue 46)")] if declared.tables_only else [])
-            for name, declared in SETTINGS.items()]
+    """Every setting the form sets: those of tables of three and four with the seats of a table of partners."""
+    return list(SETTINGS)
 
 
 @pytest.mark.parametrize("name", on_the_form_of_two())
@@ -72,11 +69,15 @@ def test_every_setting_set_on_the_form_is_listed_printed_and_kept(client, name):
     value = off_default(name)
     # What the setting needs on to matter (Oklahoma's ace and doubled boxes) is set too.
     needed = {"oklahoma": "y", "spade_double": "on"} if declared.applies else {}
+    if declared.tables_only:  # a setting of tables of three and four: a table of partners sets it
+        needed = {"table": "partners", "players": ["Ana", "Ben", "Cy", "Dan"]}
     form = client.get("/matches/new").get_data(as_text=True)
     assert f'name="{name}"' in form and declared.label in unescape(form), name
     match_id = start(client, **{**needed, name: as_sent(name, value)})
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert export(client, match_id)["rules"][name] == (value.value if hasattr(value, "value") else value)
+    doc = export(client, match_id)
+    kept = doc[name] if name == TABLE_SETTING else doc["rules"][name]  # the table is the file's own key
+    assert kept == (value.value if hasattr(value, "value") else value)
     # Its words on "Rules of this match": its own line, or its aside in brackets on another line.
     words = declared.listed_words().template(value) or ""
     words = words % {"value": value} if "%(value)s" in words else words
