@@ -69,3 +69,21 @@ def test_the_new_match_form_with_four_seats_fits_the_phone(page):
     page.goto("/matches/new")
     fits(page)
     shot(page, "table-new-match")
+
+
+def test_chouette_names_the_captain_before_and_after_the_deal(page, case):
+    doc, _ = case("tables/chouette-three")
+    doc["hands"] = []
+    Player(page).import_by_paste(doc)
+    assert "Imported Ana vs Ben & Cy: 0 hands." in page.locator("main").inner_text()
+    assert "Ben captains this deal for Ben & Cy." in page.locator("#deal-form").inner_text()
+    fits(page)
+    shot(page, "table-chouette")
+    page.check("input[name=b1_knocker][value=Ana]")
+    page.fill("#b1_kd", "3")
+    page.fill("#b1_od", "30")
+    page.get_by_role("button", name="Save the deal").click()
+    page.wait_for_url("**#deal-form")
+    assert "Cy captains the next deal." in page.content()
+    assert "Cy captains this deal" in page.locator("#deal-form").inner_text()
+    fits(page)

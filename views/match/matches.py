@@ -65,6 +65,12 @@ def pick_first_dealer(choice: str | None, players: tuple[str, ...]) -> str:
     return random.SystemRandom().choice(players)
 
 
+def side_names(match: Match) -> tuple[str, str]:
+    """Whom a new match's games are between: its two players, or a table's two sides ("Ana & Cy")."""
+    sides = seat(match.table, match.players)
+    return sides.names if sides else match.players
+
+
 def seat_numbers(players: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(str(n) for n in range(1, len(players) + 1))
 
@@ -122,8 +128,7 @@ def new_match():
             match_id = create_match(get_db(), match, stake, table=table_id(), preset=preset)
             if preset:
                 flash(gettext("Rules saved as the preset “%(name)s”.", name=preset))
-            sides = seat(match.table, match.players)
-            one, two = sides.names if sides else match.players
+            one, two = side_names(match)
             flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=one, two=two,
                           dealer=match.dealer))
             return redirect(url_for("matches.show", match_id=match_id))
@@ -289,7 +294,7 @@ def import_match():
         else:
             match_id = create_match(get_db(), match, table=table_id())
             flash(ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
-                           len(match.hands), one=match.players[0], two=match.players[1]))
+                           len(match.hands), one=side_names(match)[0], two=side_names(match)[1]))
             return redirect(url_for("matches.show", match_id=match_id))
     else:
         flash(gettext("Not imported: %(reason)s", reason="; ".join(f"{k}: {' '.join(map(str, v))}"
