@@ -124,3 +124,15 @@ def test_the_last_deal_is_undone_whole_and_its_history_keeps_it(client):
     stale = client.post(f"/matches/{match_id}/deals/undo",
                         data={"csrf_token": hidden(page, "csrf_token"), "version": hidden(page, "version")})
     assert stale.status_code == 303 and len(export(client, match_id)["hands"]) == 2  # the old page changes nothing
+
+
+def test_a_tables_history_names_its_sides_and_its_undone_deal(client):
+    match_id = import_match(client, table_case("partners-example"))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    client.post(f"/matches/{match_id}/deals/undo",
+                data={"csrf_token": hidden(page, "csrf_token"), "version": hidden(page, "version")})
+    history = client.get(f"/matches/{match_id}/history")
+    assert history.status_code == 200
+    text = history.get_data(as_text=True)
+    assert "of Ana &amp; Cy vs Ben &amp; Dan" in text
+    assert "Restore hand" not in text  # not offered for a table yet: its page would not show the deal back
