@@ -40,12 +40,12 @@ def test_a_deal_is_checked_then_saved_in_one_tap_and_said_in_one_breath(client):
     match_id = import_match(client, table_case("partners-example", hands=0))
     checked = post_deal(client, match_id, check="1", **FIRST_DEAL)
     assert checked.status_code == 200
-    assert "Ben &amp; Dan win the deal by 18." in checked.get_data(as_text=True)
+    assert "Ben and Dan win the deal by 18." in checked.get_data(as_text=True)
     assert export(client, match_id)["hands"] == []  # a check saves nothing
     saved = post_deal(client, match_id, **FIRST_DEAL)
     assert saved.status_code == 303
     page = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert "Ben &amp; Dan win the deal by 18." in page
+    assert "Ben and Dan win the deal by 18." in page
     assert export(client, match_id)["hands"] == table_case("partners-example")["hands"][:1]
 
 
@@ -64,7 +64,7 @@ def test_chouette_names_todays_captain_and_the_next_after_the_save(client):
     assert "Ben captains this deal" in page
     saved = post_deal(client, match_id, b1_result="knock", b1_knocker="Ana", b1_kd="3", b1_od="30")
     after = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert "Ana win the deal by" in after and "Cy captains the next deal." in after
+    assert "Ana wins the deal by 27." in after and "Cy captains the next deal." in after
 
 
 def new_table(client, players, **fields):
@@ -136,3 +136,14 @@ def test_a_tables_history_names_its_sides_and_its_undone_deal(client):
     text = history.get_data(as_text=True)
     assert "of Ana &amp; Cy vs Ben &amp; Dan" in text
     assert "Restore hand" not in text  # not offered for a table yet: its page would not show the deal back
+
+
+def test_the_deal_is_said_in_one_breath_in_each_language(client):
+    match_id = import_match(client, table_case("partners-example", hands=0))
+    said = {"en": "Ben and Dan win the deal by 18.", "cs": "Ben a Dan vyhrávají rozdání o 18.",
+            "sk": "Ben a Dan vyhrávajú rozdanie o 18.", "sq": "Ben dhe Dan fitojnë ndarjen me 18."}
+    for lang, words in said.items():
+        page = client.get(f"/matches/{match_id}?lang={lang}").get_data(as_text=True)
+        checked = client.post(f"/matches/{match_id}/deals", data={
+            "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"), "check": "1", **FIRST_DEAL})
+        assert words in checked.get_data(as_text=True), lang

@@ -55,11 +55,11 @@ def test_a_deal_of_partners_is_entered_on_one_phone_screen(page, no_script, case
     shot(phone, f"table-deal-{'script' if script else 'noscript'}")
     enter_first_deal(phone)
     phone.get_by_role("button", name="Check the deal").click()
-    assert "Ben & Dan win the deal by 18." in phone.locator(".checked").inner_text()
+    assert "Ben and Dan win the deal by 18." in phone.locator(".checked").inner_text()
     enter_first_deal(phone)
     phone.get_by_role("button", name="Save the deal").click()
     phone.wait_for_url("**#deal-form")
-    assert "Ben & Dan win the deal by 18." in phone.content().replace("&amp;", "&")
+    assert "Ben and Dan win the deal by 18." in phone.content().replace("&amp;", "&")
     assert phone.locator("tr.deal-row").count() == 1 and phone.locator("tr.board-row").count() == 2
     fits(phone)
     shot(phone, f"table-after-{'script' if script else 'noscript'}")

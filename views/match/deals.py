@@ -109,10 +109,18 @@ def posted_deal(stored: StoredMatch) -> dict:
 
 
 def spoken(sheet, line) -> str:
-    """The deal in one breath: "Ana & Cy win the deal by 18"."""
+    """The deal in one breath, as said aloud at the table: "Ana and Cy win the deal by 18."."""
     if line.outcome.winner is None:
         return gettext("Deal %(number)s: no side wins it.", number=line.number)
-    return gettext("%(side)s win the deal by %(points)s.", side=line.outcome.winner, points=line.outcome.points)
+    players = sheet.sides.players_of(line.outcome.winner)
+    if len(players) == 1:  # chouette's player in the box
+        return gettext("%(name)s wins the deal by %(points)s.", name=players[0], points=line.outcome.points)
+    return gettext("%(side)s win the deal by %(points)s.", side=said_side(players), points=line.outcome.points)
+
+
+def said_side(players: tuple[str, ...]) -> str:
+    """A side of two or three as a sentence names them: "Ana and Cy", "Ben, Cy and Dan"."""
+    return gettext("%(names)s and %(last)s", names=", ".join(players[:-1]), last=players[-1])
 
 
 def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
