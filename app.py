@@ -184,7 +184,7 @@ def announce_addresses(app: Flask) -> None:
 def register_views(app: Flask) -> None:
     """A table's pages at today's addresses at home; under /t/<key>/ on a hosted server, beside its front page."""
     from views.tables import access, players, tables
-    from views.match import cards, hands, matches, preview
+    from views.match import cards, deals, hands, matches, preview
     from views.files import exports
     from views.history import history
     from views.live import live, readonly
@@ -196,7 +196,7 @@ def register_views(app: Flask) -> None:
     prefix = tables.PREFIX if hosted else None
     app.register_blueprint(access.bp)
     stream.init_app(app)
-    for part in (matches, hands, history, exports, players, live, cards, preview, ladder, stream):
+    for part in (matches, hands, deals, history, exports, players, live, cards, preview, ladder, stream):
         app.register_blueprint(part.bp, url_prefix=prefix)
     app.register_blueprint(readonly.bp)  # a spectator's link names no table (views/live/readonly.py)
     app.register_blueprint(stream.view_bp)

@@ -9,6 +9,7 @@ table, and a second table with its own passphrase, preset and match.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from app import create_app
+from casefiles import CASES
 from models.storage import copy_ledger
 from models.storage.address import read_address
 from postgres import Schema
@@ -27,7 +29,7 @@ from models.storage.ledger_file import open_ledger
 from webutil import case, epoch_of, export, hidden, import_match, new_match, post_hand
 from models.storage.tables import create_table
 
-COPIED = ("play_table", "player", "preset", "match", "hand", "hand_event")
+COPIED = ("play_table", "player", "preset", "match", "hand", "board", "hand_event")
 LEFT_BEHIND = ("login", "login_failure", "passphrase_generation", "table_start")
 PASSPHRASE = "green felt"
 # What a page holds that is this request's or this database's, not the ledger's: a form's token and
@@ -140,7 +142,8 @@ def rows(database: str, table: str) -> list[tuple]:
     try:
         # By name, not by place: the engines' migrations add some columns in another order.
         names = sorted(n for n in copy_ledger.columns_of(conn, table) if (table, n) != ("match", "version"))
-        found = conn.execute(f'SELECT {", ".join(names)} FROM "{table}" ORDER BY id').fetchall()
+        order = copy_ledger.KEYED.get(table, "id")
+        found = conn.execute(f'SELECT {", ".join(names)} FROM "{table}" ORDER BY {order}').fetchall()
         return [tuple(row[name] for name in names) for row in found]
     finally:
         conn.close()
@@ -300,7 +303,8 @@ def test_a_destination_with_only_another_table_is_refused_inside_the_write(sourc
 def test_after_the_copy_new_hands_matches_players_tables_and_presets_get_new_ids(source, database, monkeypatch):
     monkeypatch.setattr(copy_ledger, "MOST_VALUES", 1)  # one row per INSERT: every parent is in before its child
     assert run(source["path"], database).exit_code == 0
-    largest = {table: largest_id(database, table) for table in COPIED}
+    identified = [table for table in COPIED if table not in copy_ledger.KEYED]  # the tables with an id
+    largest = {table: largest_id(database, table) for table in identified}
     app = create_app(config(database, hosted=True))
     try:
         client = app.test_client()
@@ -323,7 +327,7 @@ def test_after_the_copy_new_hands_matches_players_tables_and_presets_get_new_ids
                                             "table_name": "Club D"}).status_code == 303
     finally:
         db.close_app(app)
-    for table in COPIED:
+    for table in identified:
         assert largest_id(database, table) > largest[table], table
 
 
@@ -414,3 +418,22 @@ def test_backup_on_postgresql_never_shows_the_password(tmp_path):
         assert done.exit_code == 2 and "s3cret" not in done.output and ":***@" in done.stderr
     finally:
         schema.drop()
+
+
+def test_a_table_of_four_is_copied_with_its_seats_and_boards(database, tmp_path):
+    path = str(tmp_path / "partners.sqlite")
+    app = create_app(config(path))
+    doc = json.loads((CASES / "tables" / "partners-example.json").read_text())
+    doc.pop("expected")
+    match_id = import_match(app.test_client(), doc)
+    exported = export(app.test_client(), match_id)
+    db.close_app(app)
+    done = run(path, database)
+    assert done.exit_code == 0, done.output
+    assert rows(database, "board") == rows(path, "board") and len(rows(path, "board")) == 4
+    assert rows(database, "match") == rows(path, "match")
+    app = create_app(config(database))
+    try:
+        assert export(app.test_client(), match_id) == exported
+    finally:
+        db.close_app(app)

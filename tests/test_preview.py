@@ -25,7 +25,7 @@ from models.game.match import Match
 from models.game.rules import Rules
 from webutil import export, hidden, import_match
 
-CASES = {path.stem: path for path in playable_cases()}
+CASES = {path.stem: path for path in playable_cases(stored=True)}
 # The form reads "2" as the number 2: a value of the wrong JSON type cannot be sent from a page,
 # so through the web that hand is simply saved, and its preview says so.
 FORM_CANNOT_SAY = {"error-number-as-string"}

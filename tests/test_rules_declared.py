@@ -16,7 +16,8 @@ from models.game.entry import read_entry
 from models.errors import MatchError
 from models.game.hand import DRAW, KNOCK, POINTS, Hand, HandKind
 from models.game.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
-                               SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Rules, Setting, rules_from, setting)
+                               SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Pairing, PartnershipBoxes, Rules, Setting,
+                               Table, rules_from, setting)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Ana", "Ben")
@@ -38,7 +39,9 @@ def test_every_field_of_rules_is_declared_by_setting():
 def test_the_tables_of_settings_are_read_off_the_declarations():
     assert INT_RANGES == {name: (s.low, s.high) for name, s in SETTINGS.items() if s.kind is int}
     assert BOOL_SETTINGS == tuple(name for name, s in SETTINGS.items() if s.kind is bool)
-    assert CHOICE_SETTINGS == {"dealer_rule": tuple(DealerRule), "oklahoma_ace": tuple(OklahomaAce)}
+    assert CHOICE_SETTINGS == {"dealer_rule": tuple(DealerRule), "oklahoma_ace": tuple(OklahomaAce),
+                               "table": tuple(Table), "pairing": tuple(Pairing),
+                               "partnership_boxes": tuple(PartnershipBoxes)}
     assert sorted([*INT_RANGES, *BOOL_SETTINGS, *CHOICE_SETTINGS]) == sorted(SETTING_NAMES)
     # The bounds the engine has always kept.
     assert INT_RANGES["knock_limit"] == (0, 10) and INT_RANGES["target"] == (1, 1_000_000)
@@ -71,6 +74,7 @@ GAME_USES = {
     "templates/_settlements.html": {"immediate_boxes", "box_bonus", "shutout_bonus", "shutout_multiplier"},
     "templates/_sheet.html": {"oklahoma", "shutout_multiplier", "immediate_boxes", "box_bonus"},
     "templates/count.html": {"oklahoma"},
+    "templates/table_match.html": {"oklahoma", "target"},  # a board's upcard; the games' target (issue 46)
     "views/match/cards.py": {"oklahoma"},
 }
 SETTING_WORD = r"(?P<name>%s)" % "|".join(sorted(SETTING_NAMES, key=len, reverse=True))
@@ -90,12 +94,17 @@ def owner(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
+# A setting whose name is also the house's word for a hosted table (views/tables/, the "table" of a
+# session or an address): a string of it is that word, so only a rule read or given names the setting.
+HOUSE_WORDS = {"table"}
+
+
 def named_in_python(text: str) -> set[str]:
     """A setting named in Python: a string of its name, a rule read (`rules.x`, `CLASSIC.x`), a rule given
     (`Rules(x=...)`, `replace(rules, x=...)`) or a class's field (a form's `x = ...`)."""
     names, found = set(SETTING_NAMES), set()
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Constant) and node.value in names:
+        if isinstance(node, ast.Constant) and node.value in names - HOUSE_WORDS:
             found.add(node.value)
         elif isinstance(node, ast.Attribute) and node.attr in names and (
                 owner(node.value).lower().endswith("rules") or owner(node.value).isupper()):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from webutil import export, hidden
 
-from models.game.rules import SETTINGS, Rules
+from models.game.rules import SETTINGS, TABLE_SETTING, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,17 +58,26 @@ def start(client, **settings) -> int:
     return int(answer.headers["Location"].rstrip("/").split("/")[-1])
 
 
-@pytest.mark.parametrize("name", list(SETTINGS))
+def on_the_form_of_two() -> list:
+    """Every setting the form sets: those of tables of three and four with the seats of a table of partners."""
+    return list(SETTINGS)
+
+
+@pytest.mark.parametrize("name", on_the_form_of_two())
 def test_every_setting_set_on_the_form_is_listed_printed_and_kept(client, name):
     declared = SETTINGS[name]
     value = off_default(name)
     # What the setting needs on to matter (Oklahoma's ace and doubled boxes) is set too.
     needed = {"oklahoma": "y", "spade_double": "on"} if declared.applies else {}
+    if declared.tables_only:  # a setting of tables of three and four: a table of partners sets it
+        needed = {"table": "partners", "players": ["Ana", "Ben", "Cy", "Dan"]}
     form = client.get("/matches/new").get_data(as_text=True)
     assert f'name="{name}"' in form and declared.label in unescape(form), name
     match_id = start(client, **{**needed, name: as_sent(name, value)})
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert export(client, match_id)["rules"][name] == (value.value if hasattr(value, "value") else value)
+    doc = export(client, match_id)
+    kept = doc[name] if name == TABLE_SETTING else doc["rules"][name]  # the table is the file's own key
+    assert kept == (value.value if hasattr(value, "value") else value)
     # Its words on "Rules of this match": its own line, or its aside in brackets on another line.
     words = declared.listed_words().template(value) or ""
     words = words % {"value": value} if "%(value)s" in words else words
@@ -162,4 +171,6 @@ def test_a_setting_declared_anew_reaches_the_form_the_page_the_print_and_the_fil
     assert printed_head(seen["page"]).endswith(
         "Hollywood to 100, gin 25, undercut 10, box 25, game 100, misdeal penalty")
     assert seen["file"]["rules"]["misdeal"] == "penalty" and seen["file"]["rules"]["kitty"] == 5
-    assert {name for name in seen["file"]["rules"]} == {*SETTINGS, "misdeal", "kitty"}
+    # (A table of two's file writes no setting of the tables of three and four: it is as it was before them.)
+    assert {name for name in seen["file"]["rules"]} == {
+        *(name for name, declared in SETTINGS.items() if not declared.tables_only), "misdeal", "kitty"}

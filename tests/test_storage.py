@@ -144,6 +144,7 @@ LIMIT_OBJECTS = {"login_failure_scope", "passphrase_generation",
                  "table_start", "table_start_address"}
 # what migration 0013 adds: a match's number at its table, and the triggers that require one
 NUMBER_OBJECTS = {"match_number", "match_needs_number", "match_keeps_number"}
+BOARD_OBJECTS = {"board", "sqlite_autoindex_board_1"}  # what migration 0014 (tables of three and four) adds
 
 
 def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path):
@@ -152,7 +153,7 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     new_app(fresh)
     later = set(tables(fresh)) - set(tables(old))
     added = {"engine", "match_rematch_of", "login", "login_made_at"} | TABLES_OBJECTS | HISTORY_OBJECTS | EPOCH_OBJECTS | LIMIT_OBJECTS \
-        | NUMBER_OBJECTS  # 0005 to 0013
+        | NUMBER_OBJECTS | BOARD_OBJECTS  # 0005 to 0014
     assert {name for _, name in later} == added
     # 0006 adds columns to match, 0008 one more; 0008 rebuilds player and preset with a table each.
     rebuilt = {"match", "player", "preset", "hand", "login_failure"}  # 0009 adds `deleted`; 0011 `scope`
@@ -160,11 +161,16 @@ def test_a_fresh_file_is_the_old_schema_plus_only_the_later_migrations(tmp_path)
     old_match, new_match = tables(old)[("table", "match")], tables(fresh)[("table", "match")]
     assert new_match == old_match.replace(
         "currency TEXT,", "currency TEXT, name TEXT, abandoned TEXT, rematch_of INTEGER REFERENCES match(id),"
-        " table_id INTEGER REFERENCES play_table(id), deleted TEXT, number INTEGER,")
+        " table_id INTEGER REFERENCES play_table(id), deleted TEXT, number INTEGER,"
+        " player3_id INTEGER REFERENCES player(id), player4_id INTEGER REFERENCES player(id),"
+        " first_seat INTEGER CHECK (first_seat BETWEEN 0 AND 3),")
     for name in ("player", "preset"):
         assert "UNIQUE (table_id, name)" in tables(fresh)[("table", name)]
+    # 0014 rebuilds hand: seats 0 to 3 and the kind `boards` (a deal of partners)
     assert tables(fresh)[("table", "hand")] == tables(old)[("table", "hand")].replace(
-        "created TEXT NOT NULL,", "created TEXT NOT NULL, deleted TEXT,")
+        "created TEXT NOT NULL,", "created TEXT NOT NULL, deleted TEXT,").replace(
+        "'points')", "'points', 'boards')").replace("knocker IN (0, 1)", "knocker BETWEEN 0 AND 3").replace(
+        "winner IN (0, 1)", "winner BETWEEN 0 AND 3")
     assert sqlite3.connect(fresh).execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
 
 
@@ -183,8 +189,9 @@ def test_a_file_at_version_2_from_the_old_code_upgrades_in_place(tmp_path):
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.known_version()
     assert [row[0] for row in conn.execute("SELECT name FROM player ORDER BY id")] == ["Ana", "Ben"]
     assert conn.execute("SELECT address FROM login_failure").fetchone()[0] == "10.0.0.9"
-    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-8:] == [
-        "stake", "currency", "name", "abandoned", "rematch_of", "table_id", "deleted", "number"]
+    assert [row[1] for row in conn.execute("PRAGMA table_info(match)")][-11:] == [
+        "stake", "currency", "name", "abandoned", "rematch_of", "table_id", "deleted", "number",
+        "player3_id", "player4_id", "first_seat"]
     assert app.test_client().get("/").status_code == 200
 
 

@@ -61,7 +61,7 @@ def test_known_players_are_suggested(client):
     assert '<option value="Zuzana">' in page
 
 
-@pytest.mark.parametrize("path", case_params())
+@pytest.mark.parametrize("path", case_params())  # tables of three and four too: the app stores them
 def test_every_case_imports_or_is_refused(client, path):
     doc = json.loads(path.read_text())
     expected = doc.pop("expected")
@@ -187,6 +187,8 @@ def test_new_match_form_takes_every_setting(client):
     classic, sent, expected = Rules().to_dict(), {}, {}
     for name, declared in SETTINGS.items():
         assert re.search(rf'name="{name}"', page), f"no field for {name} on the page"
+        if declared.tables_only:  # a table of three or four's: its form seats three or four (issue 46)
+            continue
         if declared.kind is int:
             expected[name] = declared.low if classic[name] != declared.low else declared.low + 1
             sent[name] = str(expected[name])

@@ -14,7 +14,9 @@ from models.errors import N_, MatchError
 from models.game.ledger import Sheet, score_sheet
 from models.game.match import FORMATS, Match
 from models.game.names import codes, identity, refused_characters, which_player
-from models.game.rules import rules_from
+from models.game.rules import TABLE_SETTING, Table, table_rules
+from models.game.tables.entries import read_deal
+from models.game.tables.seats import check_seats
 
 MAX_NAME = 40
 MAX_IMPORT_BYTES = 1_000_000  # a file of MAX_HANDS hands with their cards is about 300 KB
@@ -91,15 +93,35 @@ def reject_constant(name: str) -> None:
     raise MatchError("file", N_("{name} is not a JSON number"), name=name)
 
 
-def read_players(doc: dict) -> tuple[str, str]:
+def read_players(doc: dict, table: Table = Table.TWO) -> tuple[str, ...]:
     players = doc.get("players")
-    if not isinstance(players, list) or len(players) != 2:
+    if table == Table.TWO and (not isinstance(players, list) or len(players) != 2):
         raise MatchError("players", N_("must be a list of exactly two names"))
+    check_seats(table, players if isinstance(players, list) else ())
     for name in players:
         check_name(name, "players")
-    if same_person(players[0], players[1]):
+    if table == Table.TWO and same_person(players[0], players[1]):
         raise MatchError("players", N_("the two players must differ, both are {name!r}"), name=players[0])
-    return players[0], players[1]
+    for n, name in enumerate(players):
+        if any(same_person(name, before) for before in players[:n]):
+            raise MatchError("players", N_("{name!r} is named twice: each player sits once"), name=name)
+    return tuple(players)
+
+
+def read_table(doc: dict) -> Table:
+    table = doc.get(TABLE_SETTING, Table.TWO.value)
+    if not isinstance(table, str) or table not in Table._value2member_map_:
+        raise MatchError(TABLE_SETTING, N_("must be two, partners or chouette, not {table!r}"), table=table)
+    return Table(table)
+
+
+def read_rules(doc: dict, table: Table):
+    """The file's settings over the table's defaults; the table itself is the file's own key."""
+    settings = doc.get("rules")
+    if isinstance(settings, dict) and TABLE_SETTING in settings:
+        # The contract's rules are the settings of RULES.md; the table is the file's own key (MATCHFILE.md).
+        raise MatchError(f"rules.{TABLE_SETTING}", N_("unknown setting"))
+    return table_rules(table, settings)
 
 
 def name_key(name: str) -> str:
@@ -152,8 +174,10 @@ def read_document(doc: object, most_hands: int | None = None) -> Match:
     `replay` and the benchmarks score files of any length."""
     if not isinstance(doc, dict):
         raise MatchError("file", N_("must be a JSON object"))
-    players = read_players(doc)
-    rules = rules_from(doc.get("rules"))
+    table = read_table(doc)
+    players = read_players(doc, table)
+    rules = read_rules(doc, table)
+    read = read_hand if table == Table.TWO else read_deal
     hands = doc.get("hands", [])
     if not isinstance(hands, list):
         raise MatchError("hands", N_("must be a list"))
@@ -165,7 +189,7 @@ def read_document(doc: object, most_hands: int | None = None) -> Match:
         format=read_format(doc),
         first_dealer=read_first_dealer(doc, players),
         rules=rules,
-        hands=tuple(read_hand(raw, players, rules, n) for n, raw in enumerate(hands, start=1)),
+        hands=tuple(read(raw, players, rules, n) for n, raw in enumerate(hands, start=1)),
     )
 
 
@@ -174,12 +198,16 @@ def load_match(text: str | bytes, most_hands: int | None = None) -> Match:
 
 
 def match_document(match: Match) -> dict:
-    """The input part of the match file, every setting written out."""
+    """The input part of the match file, every setting written out (a table of three or four's `table`
+    as the file's own key, first)."""
+    rules = match.rules.to_dict()
+    table = {} if match.table == Table.TWO else {TABLE_SETTING: rules.pop(TABLE_SETTING)}
     return {
+        **table,
         "format": match.format,
         "players": list(match.players),
         "first_dealer": match.dealer,
-        "rules": match.rules.to_dict(),
+        "rules": rules,
         "hands": [hand.to_dict() for hand in match.hands],
     }
 

@@ -11,11 +11,15 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .dealer import next_dealer
-from models.errors import MatchOver
+from models.errors import MatchError, MatchOver
 from .hand import Hand, Outcome, other, score
 from .match import Match
 from .rules import Rules
 from .settle import Settlement, settle
+from .tables.captain import first_captain
+from .tables.deal import Board, Entry, score_deal
+from .tables.money import player_net
+from .tables.seats import Sides, seat
 
 read_only = MappingProxyType  # a view no caller can write through; the dict behind it is never kept
 
@@ -67,14 +71,15 @@ class Line:
 
     number: int
     dealer: str
-    entry: Hand
+    entry: Entry
     outcome: Outcome
     games: tuple[int, ...]
     totals: Mapping[int, int]  # game number -> the winner's running total after this hand
     closed: tuple[int, ...]  # games this hand closed
+    boards: tuple[Board, ...] | None = None  # a table of three or four: the deal's boards as played
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "number": self.number,
             "dealer": self.dealer,
             "result": self.outcome.result,
@@ -82,20 +87,29 @@ class Line:
             "points": self.outcome.points,
             "games": list(self.games),
         }
+        if self.boards is not None:
+            out["boards"] = [board.to_dict() for board in self.boards]
+        return out
 
 
 @dataclass(frozen=True)
 class Sheet:
-    """The folded sheet: frozen all the way down (tuples, read-only mappings), so it can be shared."""
+    """The folded sheet: frozen all the way down (tuples, read-only mappings), so it can be shared.
+
+    At a table of three or four the sheet's `players` are the two sides' names (`sides`), its
+    dealer a side, and `captain` chouette's captain of the next deal."""
 
     match: Match
     games: tuple[Game, ...]
     lines: tuple[Line, ...] = ()
     next_dealer: str = ""
+    sides: Sides | None = None
+    captain: str | None = None
 
     @property
     def players(self) -> tuple[str, str]:
-        return self.match.players
+        """Whom the games are between: the players at a table of two, else the sides' names."""
+        return self.sides.names if self.sides is not None else self.match.players
 
     @property
     def finished(self) -> bool:
@@ -123,8 +137,8 @@ class Sheet:
 
     def to_dict(self) -> dict:
         """The replay output of MATCHFILE.md."""
-        return {
-            "players": list(self.players),
+        out = {
+            "players": list(self.match.players),
             "hands": [line.to_dict() for line in self.lines],
             "games": [game.to_dict() for game in self.games],
             "next_dealer": self.next_dealer,
@@ -132,6 +146,10 @@ class Sheet:
             "winner": self.winner,
             "net": self.net,
         }
+        if self.sides is not None:
+            out.update(table=self.sides.table.value, sides=self.sides.to_list(),
+                       player_net=player_net(self.sides, self.net))
+        return out
 
 
 def game_points(outcome: Outcome, rules: Rules) -> int:
@@ -173,45 +191,78 @@ def write_win(games: list[Game], outcome: Outcome, rules: Rules, number: int) ->
     return written, [game for game in written if not game.open]
 
 
-def new_games(match: Match) -> list[Game]:
-    zero = read_only({name: 0 for name in match.players})
+def new_games(match: Match, players: tuple[str, str] | None = None) -> list[Game]:
+    zero = read_only({name: 0 for name in players or match.players})
     return [Game(number, zero, zero) for number in range(1, match.game_count + 1)]
 
 
+def opening(match: Match) -> Sheet:
+    """The sheet before the first hand: at a table of three or four the first dealer's side deals."""
+    sides = seat(match.rules.table, match.players)
+    if sides is None:
+        return Sheet(match, tuple(new_games(match)), (), match.dealer)
+    return Sheet(match, tuple(new_games(match, sides.names)), (), sides.side_of(match.dealer), sides,
+                 first_captain(sides))
+
+
 def score_sheet(match: Match) -> Sheet:
-    """Fold the hands into the sheet. A hand after the match is over is refused."""
-    games, lines = new_games(match), []
-    dealer = match.dealer
+    """Fold the hands (a table's deals) into the sheet. A hand after the match is over is refused."""
+    start = opening(match)
+    games, lines = list(start.games), []
+    dealer, captain, players = start.next_dealer, start.captain, start.players
     for number, hand in enumerate(match.hands, start=1):
-        line = fold_hand(games, dealer, number, hand, match)
+        line, captain = fold_entry(games, dealer, captain, number, hand, match, start.sides)
         lines.append(line)
-        dealer = next_dealer(dealer, line.outcome, match.players, match.rules)
-    return Sheet(match, tuple(games), tuple(lines), dealer)
+        dealer = next_dealer(dealer, line.outcome, players, match.rules)
+    return replace(start, games=tuple(games), lines=tuple(lines), next_dealer=dealer, captain=captain)
 
 
-def sheet_after(sheet: Sheet, hand: Hand) -> Sheet:
-    """The sheet one hand later: the fold's next step from where `sheet` stands, so a saved hand
-    costs one hand's arithmetic, not the match's. Equal to folding the longer match anew
+def sheet_after(sheet: Sheet, hand: Entry) -> Sheet:
+    """The sheet one hand (or deal) later: the fold's next step from where `sheet` stands, so a saved
+    hand costs one hand's arithmetic, not the match's. Equal to folding the longer match anew
     (tests/test_engine_properties.py folds every case both ways)."""
     match = sheet.match.with_hands(sheet.match.hands + (hand,))
     games = list(sheet.games)
-    line = fold_hand(games, sheet.next_dealer, len(sheet.lines) + 1, hand, match)
-    dealer = next_dealer(sheet.next_dealer, line.outcome, match.players, match.rules)
-    return Sheet(match, tuple(games), sheet.lines + (line,), dealer)
+    line, captain = fold_entry(games, sheet.next_dealer, sheet.captain, len(sheet.lines) + 1, hand, match,
+                               sheet.sides)
+    dealer = next_dealer(sheet.next_dealer, line.outcome, sheet.players, match.rules)
+    return replace(sheet, match=match, games=tuple(games), lines=sheet.lines + (line,), next_dealer=dealer,
+                   captain=captain)
+
+
+def fold_entry(games: list[Game], dealer: str, captain: str | None, number: int, entry: Entry, match: Match,
+               sides: Sides | None) -> tuple[Line, str | None]:
+    """One step of the fold: a hand of two, or a table's deal folded from its boards to the sides' outcome;
+    with the captain after it (chouette)."""
+    if sides is None:
+        return fold_hand(games, dealer, number, entry, match), None
+    if all_closed(games):
+        raise MatchOver(number)
+    try:
+        scored = score_deal(entry, number, dealer, captain, sides, match.rules)
+    except MatchError as error:
+        raise error.at_hand(number) from None
+    return written_line(games, dealer, number, entry, scored.outcome, match.rules, scored.boards), scored.captain
 
 
 def fold_hand(games: list[Game], dealer: str, number: int, hand: Hand, match: Match) -> Line:
     """One step of the fold: score hand `number`, write its win into `games` (in place), and say its line."""
     if all_closed(games):
         raise MatchOver(number)
-    outcome = score(hand, match.players, match.rules)
-    written, closed = ([], []) if outcome.winner is None else write_win(games, outcome, match.rules, number)
+    return written_line(games, dealer, number, hand, score(hand, match.players, match.rules), match.rules)
+
+
+def written_line(games: list[Game], dealer: str, number: int, entry: Entry, outcome: Outcome, rules: Rules,
+                 boards: tuple[Board, ...] | None = None) -> Line:
+    """Write `outcome`'s win into `games` (in place) and say its line: the same for a hand and a deal."""
+    written, closed = ([], []) if outcome.winner is None else write_win(games, outcome, rules, number)
     return Line(
         number=number,
         dealer=dealer,
-        entry=hand,
+        entry=entry,
         outcome=outcome,
         games=tuple(game.number for game in written),
         totals=read_only({game.number: game.scores[outcome.winner] for game in written}),
         closed=tuple(game.number for game in closed),
+        boards=boards,
     )

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .hand import Hand
-from .rules import Rules
+from .rules import Rules, Table
+from .tables.deal import Entry
 
 FORMATS = {"hollywood": 3, "single": 1}  # format -> number of games
 # This app's limit, not a rule of the game (docs/MATCHFILE.md): a real Hollywood match
@@ -14,11 +14,15 @@ MAX_HANDS = 2000
 
 @dataclass(frozen=True)
 class Match:
-    players: tuple[str, str]
+    players: tuple[str, ...]  # two; a table of three or four in seat order (rules.table says which)
     format: str = "hollywood"
     first_dealer: str | None = None
     rules: Rules = field(default_factory=Rules)
-    hands: tuple[Hand, ...] = ()
+    hands: tuple[Entry, ...] = ()  # Hand at a table of two and at chouette; Deal or a typed Hand at partners
+
+    @property
+    def table(self) -> Table:
+        return self.rules.table
 
     @property
     def dealer(self) -> str:

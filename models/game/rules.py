@@ -50,6 +50,37 @@ class OklahomaAce(Choice):
     ONE = "one", N_("a knock with 1 or less")
 
 
+class Table(Choice):
+    """Who plays (RULES.md, "Tables of three and four"): two players, or two sides of a table of three or
+    four. `target` is the kind's own default target, taken when the table does not set one."""
+
+    target: int
+
+    def __new__(cls, word: str, label: str, target: int):
+        member = str.__new__(cls, word)
+        member._value_ = word
+        member.label, member.target = label, target
+        return member
+
+    TWO = "two", N_("two players"), 100
+    PARTNERS = "partners", N_("partners, two against two"), 125
+    CHOUETTE = "chouette", N_("chouette, one against the table"), 100
+
+
+class Pairing(Choice):
+    """Partners: who meets whom on the two boards of a deal."""
+
+    ALTERNATE = "alternate", N_("opponents change every deal")
+    FIXED = "fixed", N_("the same opponents on the same boards")
+
+
+class PartnershipBoxes(Choice):
+    """Partners: the boxes the side that wins a deal earns."""
+
+    DEAL = "deal", N_("one box for the deal")
+    BOARD = "board", N_("the boxes of every board it won")
+
+
 @dataclass(frozen=True)
 class Words:
     """What a page says of a setting's value: `each` value's words (words "" say nothing), else
@@ -111,6 +142,7 @@ class Setting:
     listed: Listed = Listed()
     said: Said | None = None
     applies: Callable[[Rules], bool] | None = None
+    tables_only: bool = False
 
     @property
     def choices(self) -> tuple[Choice, ...]:
@@ -153,6 +185,14 @@ def oklahoma_on(rules: Rules) -> bool:
 
 def spade_doubling_on(rules: Rules) -> bool:
     return rules.oklahoma and rules.spade_double
+
+
+def of_three_or_four(rules: Rules) -> bool:
+    return rules.table != Table.TWO
+
+
+def partners_on(rules: Rules) -> bool:
+    return rules.table == Table.PARTNERS
 
 
 @dataclass(frozen=True)
@@ -249,6 +289,24 @@ class Rules:
         False, label=N_("A doubled hand earns twice its boxes"),
         doc="With Oklahoma's spade_double: a doubled hand also earns twice its boxes.",
         asked=17, listed=Listed(10), said=Said(17, words({True: N_("doubled boxes")})), applies=spade_doubling_on)
+    # Tables of three and four (RULES.md): `tables_only` settings are left out of a table of two's
+    # to_dict, so its files and rows stay as they were before these tables.
+    table: Table = setting(
+        Table.TWO, label=N_("Table"), tables_only=True,
+        doc="Two players; partners (four, two against two on two boards); chouette (one in the box against the rest).",
+        asked=0, listed=Listed(0), said=Said(0, words({Table.PARTNERS: N_("partners"),
+                                                      Table.CHOUETTE: N_("chouette")})),
+        applies=of_three_or_four)
+    pairing: Pairing = setting(
+        Pairing.ALTERNATE, label=N_("Opponents on the boards"), tables_only=True,
+        doc="Partners: alternate changes the opponents with every deal; fixed keeps them.",
+        asked=19, listed=Listed(14), said=Said(19, words({Pairing.FIXED: N_("fixed opponents")})),
+        applies=partners_on)
+    partnership_boxes: PartnershipBoxes = setting(
+        PartnershipBoxes.DEAL, label=N_("Boxes of a won deal"), tables_only=True,
+        doc="Partners: deal gives the deal's winners one box; board, the boxes of every board they won.",
+        asked=20, listed=Listed(15), said=Said(20, words({PartnershipBoxes.BOARD: N_("boxes by board")})),
+        applies=partners_on)
 
     def __post_init__(self) -> None:
         """A choice given as its word ("loser", as a file or the form has it) is held as its member."""
@@ -256,8 +314,11 @@ class Rules:
             object.__setattr__(self, name, kind(getattr(self, name)))
 
     def to_dict(self) -> dict:
-        """Every setting by name, a choice as its plain word (the match file's and the database's)."""
-        return {name: value.value if isinstance(value, Choice) else value for name, value in asdict(self).items()}
+        """Every setting by name, a choice as its plain word (the match file's and the database's); a table
+        of two leaves out the settings of tables of three and four."""
+        two = self.table == Table.TWO
+        return {name: value.value if isinstance(value, Choice) else value for name, value in asdict(self).items()
+                if not (two and SETTINGS[name].tables_only)}
 
 
 # Read off the declarations above, in their order.
@@ -279,6 +340,21 @@ def placed(place: Callable[[Setting], object]) -> list[tuple[str, Setting]]:
         ((place(declared), n, name, declared) for n, (name, declared) in enumerate(SETTINGS.items())),
         key=lambda each: each[:2])]
 OKLAHOMA_ACES = tuple(OklahomaAce)
+TABLES = tuple(Table)
+# The setting that says the table: also the match file's own key for it (MATCHFILE.md), read off its declaration.
+TABLE_SETTING = next(name for name, declared in SETTINGS.items() if declared.kind is Table)
+
+
+def table_rules(table: Table | str, settings: object = None) -> Rules:
+    """The rules of a new match at `table`: its kind's defaults (partners play to 125) under `settings`."""
+    kind = Table(table)
+    return rules_from(settings, Rules(table=kind, target=kind.target))
+
+def at_table(base: Rules, table: Table | str) -> Rules:
+    """A preset's rules at `table`: a table of three or four plays to its kind's target (partners 125)."""
+    kind = Table(table)
+    return base if kind == Table.TWO else replace(base, table=kind, target=kind.target)
+
 
 @dataclass(frozen=True)
 class Preset:

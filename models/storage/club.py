@@ -21,7 +21,7 @@ from models.game.stakes import Stake
 from .connection import immediate
 from .match_cache import MatchCache
 from .match_rows import StoredMatch
-from .matches import insert_match, matches_where
+from .matches import OF_TWO, insert_match, matches_where
 from .work import unit_of_work
 
 
@@ -64,7 +64,7 @@ def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, 
     came between (the names then differ), so a result never names a player by someone else's id."""
     for _ in range(5):
         before = player_ids(conn, table=table)
-        matches = matches_where(conn, "m.finished IS NOT NULL", (), "m.finished", -1, cache, table=table)
+        matches = matches_where(conn, f"m.finished IS NOT NULL AND {OF_TWO}", (), "m.finished", -1, cache, table=table)
         after = player_ids(conn, table=table)
         if before == after and all(name in after for stored in matches for name in stored.match.players):
             version = (matches[0].epoch, len(matches), sum(m.id for m in matches),

@@ -2,7 +2,7 @@
 PostgreSQL and back, or SQLite to SQLite, ids kept.
 
 What is copied: every table (its key, name, passphrase hash, which one is home), player, preset,
-match, hand (deleted ones too) and hand history row, in the columns both schemas have. What is not:
+match, hand (deleted ones too), board of a deal of partners and hand history row, in the columns both schemas have. What is not:
 logins, login failures, passphrase generations and table starts (who is let in now, and the
 throttle's counts), the epoch and the engine fingerprint: those belong to the destination.
 
@@ -25,7 +25,8 @@ from models.errors import DestinationNotEmpty
 from .work import unit_of_work
 
 # In foreign-key order: a row's parents are inserted before it.
-COPIED = ("play_table", "player", "preset", "match", "hand", "hand_event")
+COPIED = ("play_table", "player", "preset", "match", "hand", "board", "hand_event")
+KEYED = {"board": "hand_id, board"}  # the tables without an id: their key, to read them in order
 # What makes a destination not empty: any row of these, or any table besides its home table.
 HELD = ("player", "preset", "match", "hand")
 BESIDES_HOME = "play_table"
@@ -104,7 +105,8 @@ def copy_rows(source, dest, table: str) -> int:
     columns = [column for column in columns_of(dest, table) if column in theirs]
     names = ", ".join(f'"{column}"' for column in columns)
     # Ordered by id: a match's rematch_of names an earlier match, so its parent is in before it.
-    rows = source.execute(f'SELECT {names} FROM "{table}" ORDER BY id')  # nosec B608 - the schemas' own names
+    order = KEYED.get(table, "id")
+    rows = source.execute(f'SELECT {names} FROM "{table}" ORDER BY {order}')  # nosec B608 - the schemas' own names
     per_statement = max(1, MOST_VALUES // len(columns))
     one = "(" + ", ".join("?" * len(columns)) + ")"
     count = 0
@@ -120,5 +122,5 @@ def copy_rows(source, dest, table: str) -> int:
 def follow_sequences(dest, counts: dict[str, int]) -> None:
     """PostgreSQL: each identity sequence moved to its table's largest id, past the ids inserted as given."""
     for table, count in counts.items():
-        if count:
+        if count and table not in KEYED:
             dest.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM \"{table}\"")  # nosec B608

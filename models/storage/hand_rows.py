@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from .connection import now
 from models.game.hand import Hand
+from models.game.tables.deal import Deal, Entry
 
 HAND_COLUMNS = ("kind", "knocker", "knocker_deadwood", "opponent_deadwood",
                 "big_gin", "upcard", "winner", "points", "cards")
@@ -22,12 +23,16 @@ PLACE_STEP = 1024  # room between the places of hands entered in a row, so an in
 SHIFT = 1 << 40  # above every place; places move through it, as UNIQUE is checked per row
 
 
-def seat(players: tuple[str, str], name: str | None) -> int | None:
+BOARDS_KIND = "boards"  # a hand row that is a deal of partners: what was entered is in its `board` rows
+
+
+def seat(players: tuple[str, ...], name: str | None) -> int | None:
     return None if name is None else players.index(name)
 
 
-def hand_row(hand: Hand, players: tuple[str, str]) -> tuple:
-    """Players are kept as seats 0 and 1, so renaming a player changes no hand."""
+def hand_row(hand: Hand, players: tuple[str, ...]) -> tuple:
+    """Players are kept as seats (0 and 1; 0 to 3 at a table of three or four), so renaming a player
+    changes no hand."""
     return (
         hand.kind,
         seat(players, hand.knocker),
@@ -41,7 +46,45 @@ def hand_row(hand: Hand, players: tuple[str, str]) -> tuple:
     )
 
 
-def hand_from_row(row: sqlite3.Row, players: tuple[str, str]) -> Hand:
+def entry_row(entry: Entry, players: tuple[str, ...]) -> tuple:
+    """A deal of partners is a row of kind `boards` with nothing else: its boards are rows of their own."""
+    if isinstance(entry, Deal):
+        return (BOARDS_KIND,) + (None,) * (len(HAND_COLUMNS) - 1)
+    return hand_row(entry, players)
+
+
+def entry_from_row(row: sqlite3.Row, players: tuple[str, ...], boards: dict) -> Entry:
+    """The hand (or deal) a row holds; `boards`: hand id -> that deal's board rows in board order."""
+    if row["kind"] == BOARDS_KIND:
+        return Deal(tuple(hand_from_row(board, players) for board in boards[row["id"]]))
+    return hand_from_row(row, players)
+
+
+def board_rows(conn: sqlite3.Connection, rows) -> dict[int, list]:
+    """The board rows of the deals of partners among `rows` (no query at all for a match without one)."""
+    ids = [row["id"] for row in rows if row["kind"] == BOARDS_KIND]
+    found: dict[int, list] = {hand_id: [] for hand_id in ids}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        # Only "?" placeholders are formatted in; the ids are bound parameters.
+        for board in conn.execute(f"SELECT * FROM board WHERE hand_id IN ({','.join('?' * len(chunk))})"  # nosec B608
+                                  f" ORDER BY hand_id, board", chunk):
+            found[board["hand_id"]].append(board)
+    return found
+
+
+def write_boards(conn: sqlite3.Connection, hand_id: int, entry: Entry, players: tuple[str, ...]) -> None:
+    """The deal's boards as its rows, replacing any it had (an edit may turn a deal into a typed one)."""
+    conn.execute("DELETE FROM board WHERE hand_id = ?", (hand_id,))
+    if isinstance(entry, Deal):
+        for number, board in enumerate(entry.boards, start=1):
+            conn.execute(
+                f"INSERT INTO board (hand_id, board, {', '.join(HAND_COLUMNS)})"  # nosec B608 - constant names
+                f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))})",
+                (hand_id, number, *hand_row(board, players)))
+
+
+def hand_from_row(row: sqlite3.Row, players: tuple[str, ...]) -> Hand:
     return Hand(
         kind=row["kind"],
         knocker=None if row["knocker"] is None else players[row["knocker"]],
@@ -72,22 +115,27 @@ def submission_key(form_id: str | None, hand: Hand) -> str | None:
     return f"{form_id}:{digest}"
 
 
-def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Hand,
-                players: tuple[str, str], submission: str | None = None) -> int:
-    """The new row's id, which the hand's history names for good (a deleted hand keeps its row)."""
-    return conn.execute(
+def insert_hand(conn: sqlite3.Connection, match_id: int, position: int, hand: Entry,
+                players: tuple[str, ...], submission: str | None = None) -> int:
+    """The new row's id, which the hand's history names for good (a deleted hand keeps its row); a deal
+    of partners is written with its boards, in the caller's one unit of work."""
+    hand_id = conn.execute(
         # The column names are the constant HAND_COLUMNS; every value is a bound parameter.
         f"INSERT INTO hand (match_id, position, {', '.join(HAND_COLUMNS)}, submission, created)"  # nosec B608
         f" VALUES (?, ?, {', '.join('?' * len(HAND_COLUMNS))}, ?, ?) RETURNING id",
-        (match_id, position, *hand_row(hand, players), submission, now()),
+        (match_id, position, *entry_row(hand, players), submission, now()),
     ).fetchone()["id"]
+    if isinstance(hand, Deal):
+        write_boards(conn, hand_id, hand, players)
+    return hand_id
 
 
-def update_hand(conn: sqlite3.Connection, hand_id: int, hand: Hand, players: tuple[str, str]) -> None:
+def update_hand(conn: sqlite3.Connection, hand_id: int, hand: Entry, players: tuple[str, ...]) -> None:
     conn.execute(
         f"UPDATE hand SET {', '.join(c + ' = ?' for c in HAND_COLUMNS)} WHERE id = ?",  # nosec B608 - constant names
-        (*hand_row(hand, players), hand_id),
+        (*entry_row(hand, players), hand_id),
     )
+    write_boards(conn, hand_id, hand, players)
 
 
 # ---- places ------------------------------------------------------------------------

@@ -16,11 +16,14 @@ from models.errors import N_, HandAlreadySaved, LedgerError, MatchError, MatchOv
 from models.game.changes import closed_changes
 from models.game.entry import read_entry
 from models.game.hand import Hand
-from .hand_rows import (hand_from_row, insert_hand, number_at, place_after_all, place_before, submission_key,
+from models.game.rules import Table
+from models.game.tables.deal import Deal, Entry
+from models.game.tables.entries import read_deal
+from .hand_rows import (board_rows, entry_from_row, insert_hand, number_at, place_after_all, place_before, submission_key,
                         update_hand)
 from models.game.ledger import Sheet, sheet_after
 from models.game.match import MAX_HANDS
-from .match_rows import StoredMatch, live_hand_rows, match_row, stored_match
+from .match_rows import StoredMatch, match_row, read_stored, stored_match
 from .connection import now
 from .work import Work, unit_of_work
 
@@ -48,9 +51,7 @@ class RestoreChanges(LedgerError):
 
 def locked(conn: sqlite3.Connection, match_id: int, *, table: int) -> tuple[StoredMatch, list[sqlite3.Row]]:
     """The match and its live rows as the unit of work holds them."""
-    row = match_row(conn, match_id, table=table)
-    rows = live_hand_rows(conn, match_id)
-    return stored_match(row, rows), rows
+    return read_stored(conn, match_row(conn, match_id, table=table))
 
 
 def after_write(conn: sqlite3.Connection, work: Work, match_id: int, *, table: int) -> StoredMatch:
@@ -73,20 +74,22 @@ def as_locked(conn: sqlite3.Connection, match_id: int, known: StoredMatch | None
     row = match_row(conn, match_id, table=table)
     if known is not None and known.key == (row["epoch"], row["id"], row["version"]):
         return known
-    return stored_match(row, live_hand_rows(conn, match_id))
+    return read_stored(conn, row)[0]
 
 
-def read_sent(sent: Hand | dict, current: StoredMatch) -> Hand:
+def read_sent(sent: Entry | dict, current: StoredMatch, number: int) -> Entry:
     """The hand as the locked match reads it. What a player sent (the match file's keys, as the form
     gives them) is parsed here, inside the write, against the players and rules the write holds: a
     name renamed or merged since the page was drawn is refused naming the field, never a KeyError."""
-    if isinstance(sent, Hand):
+    if isinstance(sent, (Hand, Deal)):
         return sent
+    if current.match.table != Table.TWO:  # a deal of a table of three or four, as hand (deal) `number`
+        return read_deal(sent, current.match.players, current.match.rules, number)
     return read_entry(sent, current.match.players, current.match.rules)
 
 
 def record_event(conn: sqlite3.Connection, match_id: int, hand_id: int, action: str, number: int,
-                 device: str, old: Hand | None, new: Hand | None) -> None:
+                 device: str, old: Entry | None, new: Entry | None) -> None:
     """One line of a hand's history, committed with the change itself.
 
     The values are the match file's keys (JSON), so the history page names what a player typed.
@@ -134,7 +137,7 @@ def duplicate(conn: sqlite3.Connection, key: str | None) -> sqlite3.Row | None:
         if key else None
 
 
-def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand | dict, form_id: str | None = None,
+def add_hand(conn: sqlite3.Connection, match_id: int, hand: Entry | dict, form_id: str | None = None,
              expected: int | None = None, *, table: int, device: str = "", known: StoredMatch | None = None) -> Saved:
     """Append a hand as hand `expected` (the number the page entered, when it says one).
 
@@ -146,7 +149,7 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand | dict, form_id
     """
     with unit_of_work(conn, match_id) as work:
         current = as_locked(conn, match_id, known, table=table)
-        hand = read_sent(hand, current)
+        hand = read_sent(hand, current, len(current.match.hands) + 1)
         key = work.submission = submission_key(form_id, hand)
         if duplicate(conn, key):
             return Saved(len(current.match.hands), current.sheet(), duplicate=True, version=current.version,
@@ -164,14 +167,14 @@ def add_hand(conn: sqlite3.Connection, match_id: int, hand: Hand | dict, form_id
     return Saved(len(sheet.lines), sheet, version=stored.version, hand_id=hand_id, stored=stored)
 
 
-def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Hand | dict,
+def replace_hand(conn: sqlite3.Connection, match_id: int, number: int, hand: Entry | dict,
                  version: int | None, *, table: int, device: str = "") -> Saved:
     """Edit hand `number` (1-based); everything after it is recomputed."""
     with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
         check_version(current, version)
         check_number(current, number)
-        hand = read_sent(hand, current)
+        hand = read_sent(hand, current, number)
         update_hand(conn, rows[number - 1]["id"], hand, current.match.players)
         record_event(conn, match_id, rows[number - 1]["id"], "changed", number, device,
                      current.match.hands[number - 1], hand)
@@ -204,7 +207,7 @@ def ended_early(error: MatchOver) -> MatchOver:
                                     "delete the hands after it first"))
 
 
-def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, hand: Hand | dict, form_id: str | None,
+def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, hand: Entry | dict, form_id: str | None,
                        version: int | None, *, table: int, device: str = "") -> Saved:
     """A forgotten hand entered as hand `before` (the sheet's number); the hands from there on move down one.
 
@@ -212,7 +215,7 @@ def insert_hand_before(conn: sqlite3.Connection, match_id: int, before: int, han
     """
     with unit_of_work(conn, match_id) as work:
         current, rows = locked(conn, match_id, table=table)
-        hand = read_sent(hand, current)
+        hand = read_sent(hand, current, before)
         key = work.submission = submission_key(form_id, hand)
         found = duplicate(conn, key)
         if found:
@@ -267,7 +270,7 @@ def restore_hand(conn: sqlite3.Connection, match_id: int, hand_id: int, version:
         check_room(current)
         before = current.sheet()
         number = number_at(conn, match_id, row["position"])
-        hand = hand_from_row(row, current.match.players)
+        hand = entry_from_row(row, current.match.players, board_rows(conn, [row]))
         conn.execute("UPDATE hand SET deleted = NULL WHERE id = ?", (hand_id,))
         record_event(conn, match_id, hand_id, "restored", number, device, None, hand)
         work.touched(match_id)

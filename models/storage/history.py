@@ -12,7 +12,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from .hand_rows import hand_from_row, number_at
+from .hand_rows import board_rows, entry_from_row, number_at
 from .matches import get_match
 
 
@@ -44,5 +44,6 @@ def deleted_hands(conn: sqlite3.Connection, match_id: int, *, table: int) -> lis
     current = get_match(conn, match_id, table=table)
     rows = conn.execute("SELECT * FROM hand WHERE match_id = ? AND deleted IS NOT NULL ORDER BY position",
                         (match_id,)).fetchall()
+    boards = board_rows(conn, rows)
     return [(row["id"], number_at(conn, match_id, row["position"]),
-             hand_from_row(row, current.match.players).to_dict()) for row in rows]
+             entry_from_row(row, current.match.players, boards).to_dict()) for row in rows]

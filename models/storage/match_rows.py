@@ -16,8 +16,9 @@ from models.game.ledger import Sheet, score_sheet
 from models.game.match import Match
 from models.game.rules import rules_from
 from models.game.stakes import Stake
+from models.game.tables.seats import seat
 
-from .hand_rows import hand_from_row
+from .hand_rows import board_rows, entry_from_row
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,12 @@ class StoredMatch:
         return self._fold[1]
 
     @property
+    def sides(self) -> tuple[str, str]:
+        """Whom its games are between: the two players, or a table of three or four's two sides' names."""
+        sides = seat(self.match.table, self.match.players)
+        return self.match.players if sides is None else sides.names
+
+    @property
     def key(self) -> tuple:
         """What every kept drawing of this match is keyed by (views/site/pages.py adds the request's part)."""
         return (self.epoch, self.id, self.version)
@@ -67,22 +74,30 @@ class StoredMatch:
 
 
 MATCH_QUERY = """
-    SELECT m.*, p1.name AS name1, p2.name AS name2, (SELECT value FROM epoch WHERE id = 1) AS epoch,
+    SELECT m.*, p1.name AS name1, p2.name AS name2, p3.name AS name3, p4.name AS name4, (SELECT value FROM epoch WHERE id = 1) AS epoch,
            (SELECT r.id FROM match r WHERE r.rematch_of = m.id AND r.deleted IS NULL) AS rematch,
            (SELECT r.created FROM match r WHERE r.rematch_of = m.id AND r.deleted IS NULL) AS rematch_created,
            (SELECT o.created FROM match o WHERE o.id = m.rematch_of) AS rematch_of_created
     FROM match m JOIN player p1 ON p1.id = m.player1_id JOIN player p2 ON p2.id = m.player2_id
+         LEFT JOIN player p3 ON p3.id = m.player3_id LEFT JOIN player p4 ON p4.id = m.player4_id
 """
 
 
-def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row]) -> StoredMatch:
-    players = (row["name1"], row["name2"])
+def seated(row: sqlite3.Row) -> tuple[str, ...]:
+    """The players in seat order: two, or a table of three or four's (seats 3 and 4 are NULL at two)."""
+    return tuple(name for name in (row["name1"], row["name2"], row["name3"], row["name4"]) if name is not None)
+
+
+def stored_match(row: sqlite3.Row, hand_rows: list[sqlite3.Row], boards: dict | None = None) -> StoredMatch:
+    """`boards`: the board rows of its deals of partners (`hand_rows.board_rows`); none at a table of two."""
+    players = seated(row)
+    first = row["first_seat"] if row["first_seat"] is not None else row["first_dealer"]
     match = Match(
         players=players,
         format=row["format"],
-        first_dealer=players[row["first_dealer"]],
+        first_dealer=players[first],
         rules=rules_from(json.loads(row["rules"])),
-        hands=tuple(hand_from_row(hand, players) for hand in hand_rows),
+        hands=tuple(entry_from_row(hand, players, boards or {}) for hand in hand_rows),
     )
     stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
     return StoredMatch(row["id"], match, row["created"], row["finished"], row["version"], row["view_token"], stake,
@@ -99,6 +114,12 @@ def live_hand_rows(conn: sqlite3.Connection, match_id: int) -> list[sqlite3.Row]
     ).fetchall()
 
 
+def read_stored(conn: sqlite3.Connection, row: sqlite3.Row) -> tuple[StoredMatch, list[sqlite3.Row]]:
+    """The match of `row` with its live hands (and their boards) read from its rows, and those hand rows."""
+    rows = live_hand_rows(conn, row["id"])
+    return stored_match(row, rows, board_rows(conn, rows)), rows
+
+
 def match_row(conn: sqlite3.Connection, match_id: int, *, table: int) -> sqlite3.Row:
     row = conn.execute(MATCH_QUERY + " WHERE m.id = ? AND m.table_id = ? AND m.deleted IS NULL",
                        (match_id, table)).fetchone()
@@ -112,4 +133,4 @@ def stored_in_work(conn: sqlite3.Connection, match_id: int) -> StoredMatch:
     row = conn.execute(MATCH_QUERY + " WHERE m.id = ?", (match_id,)).fetchone()
     if row is None:
         raise NoSuchMatch(match_id)
-    return stored_match(row, live_hand_rows(conn, match_id))
+    return read_stored(conn, row)[0]

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from .connection import now, snapshot
 from models.errors import N_, MatchNotOver, NoSuchMatch
-from .hand_rows import PLACE_STEP, insert_hand
+from .hand_rows import PLACE_STEP, board_rows, insert_hand
 from models.game.ledger import score_sheet
 from models.game.match import Match
 from .match_cache import MatchCache
 from .players import player_id
 from models.game.stakes import Stake
-from .match_rows import MATCH_QUERY, StoredMatch, live_hand_rows, match_row, stored_in_work, stored_match
+from .match_rows import MATCH_QUERY, StoredMatch, match_row, read_stored, stored_in_work, stored_match
 from .tables import keep_preset
 from .work import unit_of_work
 
@@ -36,7 +36,7 @@ def get_match(conn: sqlite3.Connection, match_id: int, *, table: int, cache: Mat
         row = match_row(conn, match_id, table=table)
         found = cache.get(row) if cache is not None else None
         if found is None:
-            found = stored_match(row, live_hand_rows(conn, match_id))
+            found = read_stored(conn, row)[0]
             if cache is not None:
                 cache.put(found)
     return found
@@ -48,7 +48,7 @@ def get_match_by_token(conn: sqlite3.Connection, token: str, *, table: int) -> S
                            (token, table)).fetchone()
         if row is None:
             raise NoSuchMatch(token)
-        return stored_match(row, live_hand_rows(conn, row["id"]))
+        return read_stored(conn, row)[0]
 
 
 def match_version(conn: sqlite3.Connection, match_id: int | None = None, token: str | None = None, *,
@@ -104,7 +104,7 @@ def count_abandoned(conn: sqlite3.Connection, *, table: int) -> int:
 def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
                cache: MatchCache | None = None, *, table: int) -> list[StoredMatch]:
     """A player's matches (or a pair's), oldest first, for records and head-to-head."""
-    where = "(p1.name = ? OR p2.name = ?)"
+    where = f"{OF_TWO} AND (p1.name = ? OR p2.name = ?)"
     params: tuple = (name, name)
     if other is not None:
         where += " AND (p1.name = ? OR p2.name = ?)"
@@ -116,11 +116,14 @@ def recent_matches(conn: sqlite3.Connection, since: str, cache: MatchCache | Non
                    table: int) -> list[StoredMatch]:
     """The matches an evening going on now can hold, oldest first: started or finished since
     `since`, or still open; the abandoned ones are set aside, as on the home lists."""
-    where = "(m.created >= ? OR m.finished >= ? OR m.finished IS NULL) AND m.abandoned IS NULL"
+    where = f"{OF_TWO} AND (m.created >= ? OR m.finished >= ? OR m.finished IS NULL) AND m.abandoned IS NULL"
     return matches_where(conn, where, (since, since), "m.created ASC", -1, cache, table=table)
 
 
 EVERY_TABLE = None  # only the `finished` index, which is the server's, reads across tables
+# A match of two players: seat 3 is empty. The club's book (records, head-to-head, tonight, ratings) counts
+# these only until it learns the sides of tables of three and four (issue 46, its part 6).
+OF_TWO = "m.player3_id IS NULL"
 
 
 def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: str, limit: int,
@@ -151,11 +154,12 @@ def matches_where(conn: sqlite3.Connection, where: str, params: tuple, order: st
                     f"SELECT * FROM hand WHERE match_id IN ({marks}) AND deleted IS NULL"  # nosec B608
                     f" ORDER BY match_id, position", chunk):
                 by_match[hand["match_id"]].append(hand)
+        boards = board_rows(conn, [hand for hands in by_match.values() for hand in hands])
     out = []
     for row in rows:
         stored = found[row["id"]]
         if stored is None:
-            stored = stored_match(row, by_match[row["id"]])
+            stored = stored_match(row, by_match[row["id"]], boards)
             if cache is not None:
                 cache.put(stored)
         out.append(stored)
@@ -202,13 +206,18 @@ def insert_match(conn: sqlite3.Connection, match: Match, stake: Stake | None,
     Its number at its table is the table's largest plus one, read under the unit of work's write lock
     (a new match takes the whole lock), so two tables' matches are each numbered 1, 2, 3."""
     ids = [player_id(conn, player, table=table) for player in match.players]
+    ids += [None] * (4 - len(ids))  # seats 3 and 4 stay NULL at a table of two (and 4 at chouette of three)
+    first = match.players.index(match.dealer)
+    # A table of three or four names its first dealer's seat in first_seat; first_dealer keeps its 0 or 1.
+    first_seat = first if len(match.players) > 2 else None
     return conn.execute(
-        """INSERT INTO match (table_id, number, player1_id, player2_id, format, rules, first_dealer, created,
-                              finished, view_token, stake, currency, name, rematch_of)
+        """INSERT INTO match (table_id, number, player1_id, player2_id, player3_id, player4_id, format, rules,
+                              first_dealer, first_seat, created, finished, view_token, stake, currency, name,
+                              rematch_of)
            VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM match WHERE table_id = ?),
-                   ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
-        (table, table, ids[0], ids[1], match.format, json.dumps(match.rules.to_dict()),
-         match.players.index(match.dealer), now(),
+                   ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id""",
+        (table, table, *ids, match.format, json.dumps(match.rules.to_dict()),
+         first if first < 2 else 0, first_seat, now(),
          secrets.token_urlsafe(18), str(stake.per_point) if stake else None,
          stake.currency if stake else None, name or None, rematch_of),
     ).fetchone()["id"]
@@ -230,7 +239,7 @@ def create_rematch(conn: sqlite3.Connection, match_id: int, *, table: int) -> Re
     is touched, so a phone following it sees the link to the rematch.
     """
     with unit_of_work(conn) as work:
-        old = stored_match(match_row(conn, match_id, table=table), live_hand_rows(conn, match_id))
+        old = read_stored(conn, match_row(conn, match_id, table=table))[0]
         if old.rematch is not None:
             return Rematch(old.rematch, stored_in_work(conn, old.rematch).match, created=False)
         sheet = old.sheet()

@@ -52,23 +52,27 @@ def lookalike(conn: sqlite3.Connection, name: str, *, table: int) -> sqlite3.Row
     return None
 
 
+SEAT_COLUMNS = ("player1_id", "player2_id", "player3_id", "player4_id")  # a match's seats, 3 and 4 NULL at two
+# A player sits in match m (p: the player's row; `?` instead of p.id where a value is bound).
+SEATED = "(" + " OR ".join(f"m.{column} = p.id" for column in SEAT_COLUMNS) + ")"
+SEATED_AT = "(" + " OR ".join(f"{column} = ?" for column in SEAT_COLUMNS) + ")"
+
+
 def player_names(conn: sqlite3.Connection, *, table: int) -> list[str]:
     """Known players, most recently active first, for the new-match suggestions."""
     rows = conn.execute(
-        """SELECT p.name FROM player p LEFT JOIN match m
-           ON (m.player1_id = p.id OR m.player2_id = p.id) AND m.deleted IS NULL
-           WHERE p.table_id = ?
-           GROUP BY p.id ORDER BY MAX(m.created) DESC NULLS LAST, p.name""", (table,)
+        # SEATED is a constant of this module; the values are bound parameters.
+        f"SELECT p.name FROM player p LEFT JOIN match m ON {SEATED} AND m.deleted IS NULL"  # nosec B608
+        " WHERE p.table_id = ? GROUP BY p.id ORDER BY MAX(m.created) DESC NULLS LAST, p.name", (table,)
     ).fetchall()
     return [row["name"] for row in rows]
 
 
 def players_summary(conn: sqlite3.Connection, *, table: int) -> list[sqlite3.Row]:
     return conn.execute(
-        """SELECT p.id, p.name, COUNT(m.id) AS matches FROM player p
-           LEFT JOIN match m ON (m.player1_id = p.id OR m.player2_id = p.id) AND m.deleted IS NULL
-           WHERE p.table_id = ?
-           GROUP BY p.id ORDER BY lower(p.name), p.name""", (table,)
+        f"SELECT p.id, p.name, COUNT(m.id) AS matches FROM player p"  # nosec B608 - SEATED is a constant
+        f" LEFT JOIN match m ON {SEATED} AND m.deleted IS NULL"
+        " WHERE p.table_id = ? GROUP BY p.id ORDER BY lower(p.name), p.name", (table,)
     ).fetchall()
 
 
@@ -88,7 +92,8 @@ def player_by_id(conn: sqlite3.Connection, player_id: int, *, table: int) -> sql
 def touch_matches_of(work: Work, *player_ids: int) -> None:
     """Every match (deleted ones too: they come back) that shows one of these players' names."""
     for player in player_ids:
-        for row in work.conn.execute("SELECT id FROM match WHERE player1_id = ? OR player2_id = ?", (player, player)):
+        for row in work.conn.execute(f"SELECT id FROM match WHERE {SEATED_AT}",  # nosec B608 - constant columns
+                                     (player,) * len(SEAT_COLUMNS)):
             work.touched(row["id"], refold=False)
 
 
@@ -113,20 +118,17 @@ def merge_players(conn: sqlite3.Connection, keep: str, drop: str, *, table: int)
             raise NoSuchMatch(keep if kept is None else drop)
         if kept["id"] == dropped["id"]:
             raise PlayerProblem(N_("choose two different players"))
-        both = conn.execute(
-            """SELECT COUNT(*) AS count FROM match WHERE (player1_id = ? AND player2_id = ?)
-               OR (player1_id = ? AND player2_id = ?)""",
-            (kept["id"], dropped["id"], dropped["id"], kept["id"])).fetchone()["count"]
+        both = conn.execute(  # at one table, in any two seats: SEATED_AT is a constant of this module
+            f"SELECT COUNT(*) AS count FROM match WHERE {SEATED_AT} AND {SEATED_AT}",  # nosec B608
+            (kept["id"],) * len(SEAT_COLUMNS) + (dropped["id"],) * len(SEAT_COLUMNS)).fetchone()["count"]
         if both:
             raise PlayerProblem(Plural("{keep} and {drop} played each other in {count} match; "
                                        "they cannot be one person",
                                        "{keep} and {drop} played each other in {count} matches; "
                                        "they cannot be one person", both, keep=keep, drop=drop))
         touch_matches_of(work, dropped["id"])
-        moved = conn.execute("UPDATE match SET player1_id = ? WHERE player1_id = ?",
-                             (kept["id"], dropped["id"])).rowcount
-        moved += conn.execute("UPDATE match SET player2_id = ? WHERE player2_id = ?",
-                              (kept["id"], dropped["id"])).rowcount
+        moved = sum(conn.execute(f"UPDATE match SET {column} = ? WHERE {column} = ?",  # nosec B608 - constant
+                                 (kept["id"], dropped["id"])).rowcount for column in SEAT_COLUMNS)
         conn.execute("DELETE FROM player WHERE id = ?", (dropped["id"],))
     return moved
 
@@ -137,8 +139,8 @@ def delete_player(conn: sqlite3.Connection, name: str, *, table: int) -> None:
         row = player_named(conn, name, table=table)
         if row is None:
             raise NoSuchMatch(name)
-        count = conn.execute("SELECT COUNT(*) AS count FROM match WHERE player1_id = ? OR player2_id = ?",
-                             (row["id"], row["id"])).fetchone()["count"]
+        count = conn.execute(f"SELECT COUNT(*) AS count FROM match WHERE {SEATED_AT}",  # nosec B608 - constant
+                             (row["id"],) * len(SEAT_COLUMNS)).fetchone()["count"]
         if count:
             raise PlayerProblem(Plural("{name} has {count} match; merge or rename instead",
                                        "{name} has {count} matches; merge or rename instead", count, name=name))

@@ -15,7 +15,7 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import BUILT_IN, CHOICE_SETTINGS, INT_RANGES, SETTINGS, Setting, placed
+from models.game.rules import BUILT_IN, CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, partners_on, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 
@@ -229,6 +229,13 @@ class NewMatchForm(Form):
     ASKED = tuple(name for name, declared in placed(lambda s: s.asked) if not declared.ticked)  # the grid's
     TICKED = tuple(name for name, declared in placed(lambda s: s.asked) if declared.ticked)  # tick boxes below it
     NUMBERS = frozenset(INT_RANGES)
+    # Said beside them: the table they change, and their default (read off their declarations).
+    PARTNERS_ONLY = tuple(name for name, declared in SETTINGS.items() if declared.applies is partners_on)
+
+    @staticmethod
+    def default_words(name: str) -> str:
+        """A choice setting's default, in the words its field offers (read off its declaration)."""
+        return CHOICE_LABELS[name][getattr(Rules(), name).value]
 
     def offer_presets(self, names: list[str]) -> None:
         """The built-in presets (Classic, Modern, Bicycle, Palace), then the ones this table saved

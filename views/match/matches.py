@@ -13,8 +13,10 @@ from views.site.i18n import translated
 from models.errors import N_, MatchError, MatchNotOver
 from models.game.stakes import read_stake
 from models.game.match import MAX_HANDS, Match
+from .deals import is_table, render_table
 from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
-from models.game.rules import PRESETS, rules_from
+from models.game.rules import PRESETS, TABLE_SETTING, TABLES, Table, at_table, rules_from
+from models.game.tables.seats import check_seats, seat
 
 from . import summary
 from .match_page import attach_error, match_or_404, render_match
@@ -54,13 +56,23 @@ def home():
     return render_home(ImportForm())
 
 
-def pick_first_dealer(choice: str | None, players: tuple[str, str]) -> str:
-    """A player's name, their seat (1 or 2), or empty/'random' for the app to draw."""
+def pick_first_dealer(choice: str | None, players: tuple[str, ...]) -> str:
+    """A player's name, their seat (1 to the number of players), or empty/'random' for the app to draw."""
     if choice in players:
         return choice
-    if choice in ("1", "2"):
+    if choice in seat_numbers(players):
         return players[int(choice) - 1]
     return random.SystemRandom().choice(players)
+
+
+def side_names(match: Match) -> tuple[str, str]:
+    """Whom a new match's games are between: its two players, or a table's two sides ("Ana & Cy")."""
+    sides = seat(match.table, match.players)
+    return sides.names if sides else match.players
+
+
+def seat_numbers(players: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(str(n) for n in range(1, len(players) + 1))
 
 
 def preset_rules() -> dict:
@@ -70,16 +82,25 @@ def preset_rules() -> dict:
 
 
 def match_from_form(form: NewMatchForm, presets: dict) -> Match:
-    names = form.players.data or []
-    if len(names) != 2:
+    kind = Table(form[TABLE_SETTING].data or Table.TWO.value)
+    sent = form.players.data or []
+    # A table of two reads its two seats as they came (an empty name is refused as such); a larger table
+    # seats the names given, in order.
+    names = [name for name in sent if name] if kind != Table.TWO or any(sent[2:]) else sent[:2]
+    if kind != Table.TWO or len(names) > 2:
+        check_seats(kind, names)
+    elif len(names) != 2:
         raise MatchError("players", N_("enter two names"))
     for name in names:
         check_name(name, "players")
-    if same_person(names[0], names[1]):
-        raise MatchError("players", N_("the two players must differ"))
-    players = (names[0], names[1])
-    rules = rules_from(form.chosen_settings(), presets.get(form.preset.data or "classic", PRESETS["classic"]))
-    if form.first_dealer.data and form.first_dealer.data not in players + ("1", "2", "random"):
+    for n, name in enumerate(names):
+        if any(same_person(name, before) for before in names[:n]):
+            raise MatchError("players", N_("the two players must differ") if len(names) == 2
+                             else N_("{name!r} is named twice: each player sits once"), name=name)
+    players = tuple(names)
+    # A table of three or four plays to its kind's target (partners 125) unless the form sets one.
+    rules = rules_from(form.chosen_settings(), at_table(presets.get(form.preset.data or "classic", PRESETS["classic"]), kind))
+    if form.first_dealer.data and form.first_dealer.data not in players + seat_numbers(players) + ("random",):
         raise MatchError("first_dealer", N_("{dealer!r} is not one of the players"), dealer=form.first_dealer.data)
     return Match(players=players, format=form.format.data or "hollywood",
                  first_dealer=pick_first_dealer(form.first_dealer.data, players), rules=rules)
@@ -100,20 +121,22 @@ def new_match():
             asked = [] if form.new_players.data else lookalikes(match.players)
             if asked:
                 form.players.errors = list(form.players.errors) + asked
-                return render_template("new_match.html", form=form, lookalike=True, presets=presets,
+                return render_template("new_match.html", form=form, lookalike=True, presets=presets, tables=TABLES,
+                                       table_setting=TABLE_SETTING,
                                        known=player_names(get_db(), table=table_id())), 400
             preset = (form.save_as.data or "").strip() or None
             match_id = create_match(get_db(), match, stake, table=table_id(), preset=preset)
             if preset:
                 flash(gettext("Rules saved as the preset “%(name)s”.", name=preset))
-            flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=match.players[0],
-                          two=match.players[1], dealer=match.dealer))
+            one, two = side_names(match)
+            flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=one, two=two,
+                          dealer=match.dealer))
             return redirect(url_for("matches.show", match_id=match_id))
     elif request.method == "POST" and not form.errors:
         form.form_errors.append(gettext("Please check the form."))
     status = 400 if request.method == "POST" else 200
     return render_template("new_match.html", form=form, known=player_names(get_db(), table=table_id()),
-                           presets=presets), status
+                           presets=presets, tables=TABLES, table_setting=TABLE_SETTING), status
 
 
 def lookalikes(names: tuple[str, str]) -> list[str]:
@@ -161,6 +184,8 @@ def prefilled_form(stored: StoredMatch) -> HandForm | None:
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int):
     stored = match_or_404(match_id)
+    if is_table(stored) and stored.refusal is None:  # a table of three or four: its deals (views/match/deals.py)
+        return render_table(stored)
     return render_match(stored, prefilled_form(stored))
 
 
@@ -269,7 +294,7 @@ def import_match():
         else:
             match_id = create_match(get_db(), match, table=table_id())
             flash(ngettext("Imported %(one)s vs %(two)s: %(num)d hand.", "Imported %(one)s vs %(two)s: %(num)d hands.",
-                           len(match.hands), one=match.players[0], two=match.players[1]))
+                           len(match.hands), one=side_names(match)[0], two=side_names(match)[1]))
             return redirect(url_for("matches.show", match_id=match_id))
     else:
         flash(gettext("Not imported: %(reason)s", reason="; ".join(f"{k}: {' '.join(map(str, v))}"

@@ -25,7 +25,7 @@ from models.storage.match_rows import StoredMatch
 
 def match_label(stored: StoredMatch) -> str:
     """How a match is called in lists, titles and messages: its name if it has one, else its players."""
-    players = gettext("%(one)s vs %(two)s", one=stored.match.players[0], two=stored.match.players[1])
+    players = gettext("%(one)s vs %(two)s", one=stored.sides[0], two=stored.sides[1])
     if stored.name:
         return gettext("%(name)s (%(players)s)", name=stored.name, players=players)
     return players

@@ -1,0 +1,190 @@
+"""A table of three or four at the table: its page (the sides' games, a row per deal with its boards
+beneath) and the entry of one deal, both boards on one screen, saved in one write.
+
+Every figure is the engine's (models/game/tables/): the page shows the fold, and "Check the deal" shows
+what the engine makes of the deal before it is saved. The form's fields are read into the match file's
+keys (`boards.N.knocker`, ...), which the engine reads inside the write, so a board refused names the
+deal, the board and the field.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext
+
+from models.errors import HandAlreadySaved, MatchError, MatchOver, StaleMatch
+from models.game.digits import read_count
+from models.game.ledger import sheet_after
+from models.game.rules import Table
+from models.game.tables.entries import read_deal
+from models.game.tables.money import player_net
+from models.game.tables.seats import board_pairs
+from models.storage.hand_writes import add_hand, delete_hand
+from models.storage.match_rows import StoredMatch
+from views.site.db import get_db
+from views.site.errors import STALE
+from views.site.forms import VERSION_DIGITS, VersionForm
+from views.site.i18n import page_gettext as gettext, translated
+from views.tables.scope import device_name, table_id
+from .forms import new_form_id
+from .match_page import match_by_token_or_404, match_or_404
+from .scoreboard import game_box
+from .sheet import RESULT_NAMES
+
+bp = Blueprint("deals", __name__)
+
+RESULTS = ("knock", "gin", "big_gin", "draw")  # what a board's pad offers, as a hand of two's
+# A deal's results besides a board's (models/game/tables/deal.py: DEAL, LEVEL), in the page's words.
+DEAL_RESULTS = {**RESULT_NAMES, "deal": lazy_gettext("won on the boards"), "level": lazy_gettext("level")}
+
+
+def is_table(stored: StoredMatch) -> bool:
+    return stored.match.table != Table.TWO
+
+
+# The pages of a match of two that a table of three or four does not have yet: each answers 404, saying
+# so, rather than draw a table's deals as hands of two. (Its page, its deal, its name, set aside, delete,
+# history and match file are offered; the polls and streams are never linked from its page.)
+NOT_OFFERED = frozenset({
+    "matches.sheet", "matches.rematch", "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
+    "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
+    "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
+    "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
+    "readonly.view", "readonly.sheet", "readonly.big"})
+
+
+@bp.before_app_request
+def refuse_what_a_table_lacks():
+    if request.endpoint not in NOT_OFFERED or not request.view_args:
+        return None
+    token = request.view_args.get("token")
+    stored = match_by_token_or_404(token) if token else match_or_404(request.view_args["match_id"])
+    if is_table(stored):
+        abort(404, description=gettext("This page is not offered for a table of three or four yet."))
+    return None
+
+
+def next_boards(stored: StoredMatch, sheet) -> list[dict]:
+    """The boards of the next deal: its two players (the first side's first) and who deals it."""
+    number = len(sheet.lines) + 1
+    sides = sheet.sides
+    if stored.match.table == Table.CHOUETTE:
+        pairs = ((sides.first[0], sheet.captain),)
+    else:
+        pairs = board_pairs(sides, stored.match.rules, number)
+    return [{"number": n, "players": pair,
+             "dealer": pair[0] if sides.side_of(pair[0]) == sheet.next_dealer else pair[1]}
+            for n, pair in enumerate(pairs, start=1)]
+
+
+def board_keys(form, n: int) -> dict:
+    """Board `n`'s fields as a hand of two's match-file keys."""
+    result = form.get(f"b{n}_result", "knock")
+    if result == "draw":
+        raw: dict = {"draw": True}
+    else:
+        raw = {"knocker": form.get(f"b{n}_knocker", ""),
+               "knocker_deadwood": 0 if result in ("gin", "big_gin") else number(form.get(f"b{n}_kd")),
+               "opponent_deadwood": number(form.get(f"b{n}_od"))}
+        if result == "big_gin":
+            raw["big_gin"] = True
+    if form.get(f"b{n}_upcard"):
+        raw["upcard"] = form[f"b{n}_upcard"].strip().upper()
+    return raw
+
+
+def number(text: str | None):
+    """A typed whole number as the file's number; anything else as typed, for the engine to refuse by name."""
+    text = (text or "").strip()
+    return int(text) if text.isdigit() else text
+
+
+def posted_deal(stored: StoredMatch) -> dict:
+    """The deal the form sends, as the match file's keys: a typed deal, chouette's one hand, or two boards."""
+    form = request.form
+    if form.get("typed") == "on":
+        return {"winner": form.get("typed_winner", ""), "points": number(form.get("typed_points"))}
+    if stored.match.table == Table.CHOUETTE:
+        return board_keys(form, 1)
+    return {"boards": [board_keys(form, 1), board_keys(form, 2)]}
+
+
+def spoken(sheet, line) -> str:
+    """The deal in one breath, as said aloud at the table: "Ana and Cy win the deal by 18."."""
+    if line.outcome.winner is None:
+        return gettext("Deal %(number)s: no side wins it.", number=line.number)
+    players = sheet.sides.players_of(line.outcome.winner)
+    if len(players) == 1:  # chouette's player in the box
+        return gettext("%(name)s wins the deal by %(points)s.", name=players[0], points=line.outcome.points)
+    return gettext("%(side)s win the deal by %(points)s.", side=said_side(players), points=line.outcome.points)
+
+
+def said_side(players: tuple[str, ...]) -> str:
+    """A side of two or three as a sentence names them: "Ana and Cy", "Ben, Cy and Dan"."""
+    return gettext("%(names)s and %(last)s", names=", ".join(players[:-1]), last=players[-1])
+
+
+def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
+    sheet = stored.sheet()
+    board_error = None
+    if error is not None and error.field.startswith("boards."):
+        board_error = int(error.field.split(".")[1])
+    return render_template(
+        "table_match.html", stored=stored, match=stored.match, sheet=sheet, sides=sheet.sides,
+        boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
+        money=player_net(sheet.sides, sheet.net), form_id=request.form.get("form_id") or new_form_id(),
+        sent=request.form if request.method == "POST" else {}, error=translated(error) if error else None,
+        version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked, game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
+    ), status
+
+
+@bp.post("/matches/<int:match_id>/deals")
+def save_deal(match_id: int):
+    """One tap saves the whole deal; "Check the deal" shows the engine's sum first and saves nothing."""
+    stored = match_or_404(match_id)
+    if not is_table(stored):
+        abort(404)
+    raw = posted_deal(stored)
+    sheet = stored.sheet()
+    if request.form.get("check"):
+        try:
+            entry = read_deal(raw, stored.match.players, stored.match.rules, len(sheet.lines) + 1)
+            return render_table(stored, checked=sheet_after(sheet, entry).lines[-1])
+        except (MatchError, MatchOver) as error:
+            return render_table(stored, error=error, status=400)
+    try:
+        saved = add_hand(get_db(), match_id, raw, request.form.get("form_id"), len(sheet.lines) + 1,
+                         table=table_id(), device=device_name())
+    except HandAlreadySaved:
+        flash(gettext("This deal was already saved on another phone: the sheet shows it."))
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    except (MatchError, MatchOver) as error:
+        return render_table(stored, error=error, status=400)
+    after = saved.sheet
+    words = spoken(after, after.lines[-1])
+    if stored.match.table == Table.CHOUETTE and not after.finished:
+        words += " " + gettext("%(name)s captains the next deal.", name=after.captain)
+    flash(words)
+    return redirect(url_for("matches.show", match_id=match_id) + "#deal-form", 303)
+
+
+@bp.post("/matches/<int:match_id>/deals/undo")
+def undo_deal(match_id: int):
+    """The last deal taken back whole, both boards, in one write; its history keeps it."""
+    stored = match_or_404(match_id)
+    if not is_table(stored):
+        abort(404)
+    form = VersionForm()
+    number = len(stored.match.hands)
+    if not form.validate_on_submit() or not number:
+        flash(gettext("The form had expired; nothing was changed. Please try again."), "warning")
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    try:
+        delete_hand(get_db(), match_id, number, read_count(form.version.data, VERSION_DIGITS), table=table_id(),
+                    device=device_name(), action="undone")
+    except StaleMatch:
+        flash(gettext(STALE), "warning")
+    except MatchError as error:
+        flash(translated(error), "error")
+    else:
+        flash(gettext("Deal %(number)s undone: its history keeps it.", number=number))
+    return redirect(url_for("matches.show", match_id=match_id) + "#deal-form", 303)
