@@ -13,7 +13,8 @@ import pytest
 
 from models.errors import MatchError
 from models.files.matchfile import export_document, load_match, replay
-from models.game.rules import PRESETS, Rules, rules_from
+from models.game.presets import PRESETS
+from models.game.rules import Rules, rules_from
 
 from casefiles import CASES, DOCS
 

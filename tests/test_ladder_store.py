@@ -17,7 +17,7 @@ from models.errors import MatchError
 from models.game.hand import KNOCK, Hand
 from models.game.match import Match
 from models.game.ratings import rate
-from models.game.rules import PRESETS
+from models.game.presets import PRESETS
 
 HOME = 1
 

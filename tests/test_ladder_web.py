@@ -24,7 +24,7 @@ from models.storage.connection import immediate
 from models.game.hand import KNOCK, Hand
 from models.game.ledger import score_sheet
 from models.game.match import Match
-from models.game.rules import PRESETS
+from models.game.presets import PRESETS
 from models.game.stakes import Stake
 from webutil import hidden, hosted_app, start_table
 

@@ -1,5 +1,5 @@
 """The built-in presets' names and what each is, in the page's language, from their one declaration
-(models/game/rules.BUILT_IN): the new-match form shows both beside each preset (issue 45)."""
+(models/game/presets.BUILT_IN): the new-match form shows both beside each preset (issue 45)."""
 from __future__ import annotations
 
 from html import unescape
@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 from flask_babel import force_locale, gettext
 
-from models.game.rules import BUILT_IN
+from models.game.presets import BUILT_IN
 
 pytestmark = pytest.mark.sqlite_only  # words only
 

@@ -15,9 +15,10 @@ import pytest
 from models.game.entry import read_entry
 from models.errors import MatchError
 from models.game.hand import DRAW, KNOCK, POINTS, Hand, HandKind
-from models.game.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, PRESETS,
-                               SETTING_NAMES, SETTINGS, DealerRule, OklahomaAce, Pairing, PartnershipBoxes, Rules, Setting,
-                               Table, rules_from, setting)
+from models.game.presets import PRESETS
+from models.game.rules import (BOOL_SETTINGS, CHOICE_SETTINGS, DEALER_RULES, INT_RANGES, OKLAHOMA_ACES, SETTING_NAMES,
+                               SETTINGS, DealerRule, OklahomaAce, Pairing, PartnershipBoxes, Rules, Setting, Table,
+                               rules_from, setting)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Ana", "Ben")

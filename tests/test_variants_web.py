@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from casefiles import CASES
-from models.game.rules import PRESETS, SETTING_NAMES
+from models.game.presets import PRESETS
+from models.game.rules import SETTING_NAMES
 from webutil import export, hidden, new_match, post_hand
 
 VARIANTS = sorted((CASES / "variants").glob("variants-*.json"))

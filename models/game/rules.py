@@ -1,4 +1,4 @@
-"""The settings of RULES.md as one frozen value, with the presets and validation.
+"""The settings of RULES.md as one frozen value, with their validation.
 
 Every setting is declared once, as a field of `Rules` made by `setting`: its default, its bounds
 (a whole number's low and high, a choice's StrEnum), what it does, and every word a page says of it
@@ -354,26 +354,6 @@ def at_table(base: Rules, table: Table | str) -> Rules:
     """A preset's rules at `table`: a table of three or four plays to its kind's target (partners 125)."""
     kind = Table(table)
     return base if kind == Table.TWO else replace(base, table=kind, target=kind.target)
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A built-in preset: its name and what it is (English templates, N_-marked: the form translates them) and
-    its rules. Declared here once; the form's choices, their words and PRESETS are read from it."""
-    name: str
-    about: str
-    rules: Rules
-
-
-BUILT_IN = {
-    "classic": Preset(N_("Classic"), N_("the usual Hollywood scoring"), Rules()),
-    "modern": Preset(N_("Modern"), N_("every bonus 25"), Rules(gin_bonus=25, undercut_bonus=25, box_bonus=25)),
-    "bicycle": Preset(N_("Bicycle"), N_("as the rules printed by Bicycle cards score it"),
-                      Rules(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_bonus=100, shutout_multiplier=1)),
-    "palace": Preset(N_("Palace"), N_("boxes count at once, no game bonus"),
-                     Rules(undercut_bonus=20, box_bonus=10, immediate_boxes=True, game_bonus=0, shutout_multiplier=1)),
-}
-PRESETS = {key: preset.rules for key, preset in BUILT_IN.items()}
 
 
 def is_integer(value: object) -> bool:

@@ -15,7 +15,8 @@ from models.game.hand import other
 from models.game.match import Match
 from models.game.pairing import PairingRefused, check_pair
 from models.game.ratings import PROVISIONAL_MOST, Result
-from models.game.rules import PRESETS, Rules, rules_from
+from models.game.presets import PRESETS
+from models.game.rules import Rules, rules_from
 from models.game.stakes import Stake
 
 from .connection import immediate

@@ -15,7 +15,8 @@ from wtforms.widgets import TextInput
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
-from models.game.rules import BUILT_IN, CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, partners_on, placed
+from models.game.presets import BUILT_IN
+from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, partners_on, placed
 
 from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
 

@@ -15,7 +15,8 @@ from models.game.stakes import read_stake
 from models.game.match import MAX_HANDS, Match
 from .deals import is_table, render_table
 from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
-from models.game.rules import PRESETS, TABLE_SETTING, TABLES, Table, at_table, rules_from
+from models.game.presets import PRESETS
+from models.game.rules import TABLE_SETTING, TABLES, Table, at_table, rules_from
 from models.game.tables.seats import check_seats, seat
 
 from . import summary

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from models.game.rules import LAST, PRESETS, Rules, Setting, Words, placed
+from models.game.presets import PRESETS
+from models.game.rules import LAST, Rules, Setting, Words, placed
 from views.site.i18n import number
 
 CLASSIC = PRESETS["classic"]
