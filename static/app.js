@@ -599,7 +599,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       toggle.addEventListener("click", function () { localStorage.setItem(KEY, wanted() ? "off" : "on"); show(); });
       show();
     }
-    if (root === document) speak(document);  // a save that drew the page anew (the match closed)
+    speak(root);  // a save that drew the page or its main region anew (the match closed)
   });
 })();
 

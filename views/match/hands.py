@@ -141,12 +141,14 @@ def add(match_id: int):
         flash(line_summary(line), "saved")
         if line.outcome.winner is None:
             offer_way_back("take_back", line.number, version=saved.version)
-    if request.headers.get("X-Answer") == "fragment" and saved.stored.refusal is None:
+    ended = saved.sheet is not None and saved.sheet.finished
+    if request.headers.get("X-Answer") == "fragment" and saved.stored.refusal is None and not ended:
         # The page script asked: answer with what a following phone showing the page's version (X-Sheet,
         # its live region's ETag) gets, and the flash; without the script it is Post/Redirect/Get.
         return saved_answer(saved.stored, saved.number, request.headers.get("X-Sheet"))
     if request.headers.get("X-Requested-With") == "fetch":
-        # An older page script: the new page itself, its main region put in.
+        # The save that ends the match (its page changes whole: the result for the form), or an older page
+        # script: the new page itself with its flash, its main region put in as the redirect would show it.
         response = make_response(render_match(saved.stored))
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
