@@ -200,8 +200,11 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       ["aria-invalid", "aria-describedby", "autofocus"].forEach(function (a) { el.removeAttribute(a); });
     });
     f.querySelectorAll(".error:not([data-role]), .counted-cards").forEach(function (el) { el.remove(); });
+    f.querySelectorAll("[data-role=pad-refused]").forEach(function (el) { el.hidden = true; });
+    f.querySelectorAll("[data-drawn]").forEach(function (el) { el.removeAttribute("data-drawn"); });
     f.querySelectorAll("[data-role=preview]").forEach(function (el) { el.classList.remove("error"); });
     delete f.dataset.edited;
+    delete f.dataset.refusedDigit;
   }
   // The service worker keeps the page as it is now, for a reload without the Wi-Fi (static/sw.js):
   // a saved hand draws it without loading it, so the worker never saw this copy go by.
@@ -309,7 +312,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     // say it a second time under the form.
     var said = answer.status === "refused" && answer.field && !form.dataset.edited &&
       form.querySelector("#" + answer.field + "-error");
-    if (preview) {
+    if (preview && !form.dataset.refusedDigit) {  // a digit the pad refused is said until an entry changes
       preview.textContent = said ? "" : answer.sentence;
       preview.classList.toggle("error", answer.status === "refused");
     }
@@ -321,6 +324,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     });
   }
   function changed(form) {
+    delete form.dataset.refusedDigit;
     if (!form.dataset.previewUrl) return;
     form.dataset.edited = "yes";
     names(form);
@@ -338,12 +342,34 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var input = form && form.querySelector("[name=" + pad.dataset.for + "]");
     if (!input) return;
     var k = key.dataset.key || key.dataset.pointsKey;
-    var most = input.maxLength > 0 ? input.maxLength : 2;
-    if (k === "\u232b") input.value = input.value.slice(0, -1);
-    else if (k === "C") input.value = "";
-    else if (input.value.length < most) input.value = input.value === "0" ? k : input.value + k;
+    // A count the server drew (an edit, a refusal, the count page) is replaced by the first digit tapped;
+    // a delete edits it.
+    var drawn = input.hasAttribute("data-drawn");
+    input.removeAttribute("data-drawn");
+    var note = pad.nextElementSibling;
+    var next = k === "\u232b" ? input.value.slice(0, -1) : k === "C" ? ""
+      : (drawn || input.value === "0" ? "" : input.value) + k;
+    // The field's most is the server's (data-most, maxlength): a digit past it is refused aloud, never lost unsaid.
+    var most = parseInt(input.dataset.most, 10);
+    if ((input.maxLength > 0 && next.length > input.maxLength) || parseInt(next, 10) > most) {
+      if (drawn) input.setAttribute("data-drawn", "");
+      // Where the next tap is: the hand form's save bar (its preview says it until an entry changes),
+      // else the note under the pad.
+      var place = form.querySelector(".save-bar [data-role=preview]") || note;
+      place.textContent = "";  // the same words again are still news to a screen reader
+      place.hidden = false;
+      place.textContent = say(pad.dataset.refused, { digit: k });
+      place.classList.add("error");
+      form.dataset.refusedDigit = "yes";
+      document.dispatchEvent(new CustomEvent("say-aloud", { detail: { words: place.textContent } }));
+      return;
+    }
+    note.hidden = true;
+    input.value = next;
     if (handForm(form)) changed(form);
   });
+  // Typed on a keyboard instead: the drawn count is the player's to edit.
+  document.addEventListener("input", function (e) { if (e.target.removeAttribute) e.target.removeAttribute("data-drawn"); });
   // "Type the points instead" opens its panel where it can be seen whole: the names, the points, their pad.
   document.addEventListener("click", function (e) {
     var summary = e.target.closest && e.target.closest(".alt-entries summary");
@@ -362,6 +388,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       if (!input) return;
       pad.hidden = false;
       input.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
+      if (input.value !== "") input.setAttribute("data-drawn", "");
     });
     var form = root.querySelector("#hand-form");
     if (!form || !form.dataset.previewUrl) return;
@@ -581,14 +608,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   function speak(root) {
     var flash = root.querySelector(".flash-saved[data-say]");
+    if (flash) utter(flash.dataset.say);
+  }
+  function utter(text) {
     var found = voice();
-    if (!flash || !wanted() || !found) return;
-    var words = new SpeechSynthesisUtterance(flash.dataset.say);
+    if (!text || !wanted() || !found) return;
+    var words = new SpeechSynthesisUtterance(text);
     words.lang = found.lang;
     words.voice = found;
     synth.cancel();
     synth.speak(words);
   }
+  // What another part of the script tells the player (a digit the pad refused), said as a saved hand is.
+  document.addEventListener("say-aloud", function (e) { utter(e.detail.words); });
   if (synth.addEventListener) synth.addEventListener("voiceschanged", show);
   document.addEventListener("sheet-moved", function (e) { if (e.detail.saved) speak(document); });
   setUps.push(function (root) {
