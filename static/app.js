@@ -205,6 +205,16 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     f.querySelectorAll("[data-role=preview]").forEach(function (el) { el.classList.remove("error"); });
     delete f.dataset.edited;
     delete f.dataset.refusedDigit;
+    // The words and taps the last entries changed, as the page draws them: the names in the labels, the
+    // note on lay-offs, the counts the last upcard's limit disabled, the card grid's link.
+    f.querySelectorAll("[data-blank]").forEach(function (el) { el.textContent = el.dataset.blank; });
+    f.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) { i.disabled = false; });
+    var link = document.querySelector("[data-role=count-link]");
+    if (link) {
+      var url = new URL(link.href);
+      ["knocker", "upcard", "k", "d"].forEach(function (name) { url.searchParams.delete(name); });
+      link.href = url.pathname + url.search;
+    }
   }
   // The service worker keeps the page as it is now, for a reload without the Wi-Fi (static/sw.js):
   // a saved hand draws it without loading it, so the worker never saw this copy go by.
@@ -227,16 +237,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var row = hand && document.getElementById("hand-" + hand);
     if (row) row.classList.add("fresh");
   }
-  // After a save the page shows itself from the top, unless the next hand's count pad would then be
+  // After a save the page shows itself from the top, unless the next hand's first entries would then be
   // under the sticky Save bar or below the screen (a flash with its way back, a board of long names, a
-  // closed game, Oklahoma's upcard): then it goes down as far as the pad needs, with a line more for a
-  // preview that takes two (the bar then grows), and never past the next hand's heading.
+  // closed game): then it goes down as far as they need, with a line more for a preview that takes two
+  // (the bar then grows), and never past the next hand's heading. The first entries end with the count
+  // pad; with Oklahoma they are the upcard, asked first (the pad is a scroll later, and going down to it
+  // would hide the message and the scores).
   function fit(main) {
     window.scrollTo(0, 0);
     var heading = main.querySelector("#enter");
     var form = main.querySelector("#hand-form");
     var bar = form && form.querySelector(".save-bar");
-    var last = form && (form.querySelector("[data-role=pad]:not([hidden])") || form.querySelector("[name=opponent_deadwood]"));
+    var last = form && (form.querySelector("fieldset.upcard") || form.querySelector("[data-role=pad]:not([hidden])") ||
+                        form.querySelector("[name=opponent_deadwood]"));
     if (!heading || !bar || !last) return;
     var barTop = window.innerHeight - bar.offsetHeight;  // where the bar is once it sticks
     var bottom = last.getBoundingClientRect().bottom;
@@ -359,7 +372,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       place.textContent = "";  // the same words again are still news to a screen reader
       place.hidden = false;
       place.textContent = say(pad.dataset.refused, { digit: k });
-      place.classList.add("error");
+      if (place !== note) place.classList.add("error");
       form.dataset.refusedDigit = "yes";
       document.dispatchEvent(new CustomEvent("say-aloud", { detail: { words: place.textContent } }));
       return;
@@ -392,6 +405,9 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     });
     var form = root.querySelector("#hand-form");
     if (!form || !form.dataset.previewUrl) return;
+    // The words the entries change, as drawn for no entry yet (a form that is saved starts afresh: `clean`).
+    form.querySelectorAll("[data-role=knocker-name], [data-role=defender-name], [data-role=layoff-note]").forEach(
+      function (el) { if (!el.hasAttribute("data-blank")) el.dataset.blank = el.textContent; });
     names(form);
     if (started(form)) {  // filled in by the server (an edit, the count page, a refusal): ask at once
       countLinkFor(form);
