@@ -330,6 +330,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       preview.classList.toggle("error", answer.status === "refused");
     }
     setText(form, "layoff-note", answer.lays_off ? TEXTS.after_layoffs : TEXTS.no_layoffs);
+    if (answer.save) setText(form, "save-as", answer.save);  // the edit page: the kind the server scores
     // Counts over the deal's limit cannot be tapped; one already tapped stays tapped (and is sent),
     // so the save refuses it in the words the preview just said, not as a missing count.
     form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) {
