@@ -74,3 +74,26 @@ def test_the_last_hand_is_told_and_its_result_shown_without_the_script(no_script
     ends(no_script, server, script=False)
     shot(no_script, "last-hand-no-script")
     assert in_view(no_script, "#result") and in_view(no_script, ".flash-saved")
+
+
+def test_the_last_hand_of_three_games_lands_on_its_message_and_result(page, server, case):
+    """Hollywood: the closing flash says three games; the result is still on the first screen."""
+    doc = case("full-hollywood-match")[0]
+    last = doc["hands"].pop()
+    assert last == {"knocker": "Ana", "knocker_deadwood": 1, "opponent_deadwood": 19}
+    page.add_init_script(STAND_IN % json.dumps(["en-US"]))
+    page.add_init_script("localStorage.setItem('gin-ledger-speak', 'on')")
+    match_id = Client(server).import_match(doc)
+    page.goto(f"/matches/{match_id}")
+    form = page.locator("#hand-form")
+    form.locator("label[for=knocker-1]").tap()
+    form.locator("label[for=kd-1]").tap()
+    for digit in "19":
+        form.locator(f"[data-role=pad] [data-key='{digit}']").tap()
+    form.locator("button.save").tap()
+    page.wait_for_url("**#hand-13")
+    expect(page.locator("#result")).to_contain_text("wins the match")
+    shot(page, "last-hand-hollywood")
+    assert in_view(page, "#result") and in_view(page, ".flash-saved")
+    assert page.evaluate("window.said.map(w => w.text)") == [page.locator(".flash-saved").get_attribute("data-say")]
+    assert Client(server).export(match_id)["hands"][-1] == last
