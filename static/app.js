@@ -200,8 +200,21 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       ["aria-invalid", "aria-describedby", "autofocus"].forEach(function (a) { el.removeAttribute(a); });
     });
     f.querySelectorAll(".error:not([data-role]), .counted-cards").forEach(function (el) { el.remove(); });
+    f.querySelectorAll("[data-role=pad-refused]").forEach(function (el) { el.hidden = true; });
+    f.querySelectorAll("[data-drawn]").forEach(function (el) { el.removeAttribute("data-drawn"); });
     f.querySelectorAll("[data-role=preview]").forEach(function (el) { el.classList.remove("error"); });
     delete f.dataset.edited;
+    delete f.dataset.refusedDigit;
+    // The words and taps the last entries changed, as the page draws them: the names in the labels, the
+    // note on lay-offs, the counts the last upcard's limit disabled, the card grid's link.
+    f.querySelectorAll("[data-blank]").forEach(function (el) { el.textContent = el.dataset.blank; });
+    f.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) { i.disabled = false; });
+    var link = document.querySelector("[data-role=count-link]");
+    if (link) {
+      var url = new URL(link.href);
+      ["knocker", "upcard", "k", "d"].forEach(function (name) { url.searchParams.delete(name); });
+      link.href = url.pathname + url.search;
+    }
   }
   // The service worker keeps the page as it is now, for a reload without the Wi-Fi (static/sw.js):
   // a saved hand draws it without loading it, so the worker never saw this copy go by.
@@ -224,16 +237,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var row = hand && document.getElementById("hand-" + hand);
     if (row) row.classList.add("fresh");
   }
-  // After a save the page shows itself from the top, unless the next hand's count pad would then be
+  // After a save the page shows itself from the top, unless the next hand's first entries would then be
   // under the sticky Save bar or below the screen (a flash with its way back, a board of long names, a
-  // closed game, Oklahoma's upcard): then it goes down as far as the pad needs, with a line more for a
-  // preview that takes two (the bar then grows), and never past the next hand's heading.
+  // closed game): then it goes down as far as they need, with a line more for a preview that takes two
+  // (the bar then grows), and never past the next hand's heading. The first entries end with the count
+  // pad; with Oklahoma they are the upcard, asked first (the pad is a scroll later, and going down to it
+  // would hide the message and the scores).
   function fit(main) {
     window.scrollTo(0, 0);
     var heading = main.querySelector("#enter");
     var form = main.querySelector("#hand-form");
     var bar = form && form.querySelector(".save-bar");
-    var last = form && (form.querySelector("[data-role=pad]:not([hidden])") || form.querySelector("[name=opponent_deadwood]"));
+    var last = form && (form.querySelector("fieldset.upcard") || form.querySelector("[data-role=pad]:not([hidden])") ||
+                        form.querySelector("[name=opponent_deadwood]"));
     if (!heading || !bar || !last) return;
     var barTop = window.innerHeight - bar.offsetHeight;  // where the bar is once it sticks
     var bottom = last.getBoundingClientRect().bottom;
@@ -309,11 +325,12 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     // say it a second time under the form.
     var said = answer.status === "refused" && answer.field && !form.dataset.edited &&
       form.querySelector("#" + answer.field + "-error");
-    if (preview) {
+    if (preview && !form.dataset.refusedDigit) {  // a digit the pad refused is said until an entry changes
       preview.textContent = said ? "" : answer.sentence;
       preview.classList.toggle("error", answer.status === "refused");
     }
     setText(form, "layoff-note", answer.lays_off ? TEXTS.after_layoffs : TEXTS.no_layoffs);
+    if (answer.save) setText(form, "save-as", answer.save);  // the edit page: the kind the server scores
     // Counts over the deal's limit cannot be tapped; one already tapped stays tapped (and is sent),
     // so the save refuses it in the words the preview just said, not as a missing count.
     form.querySelectorAll("[name=knocker_deadwood]").forEach(function (i) {
@@ -321,6 +338,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     });
   }
   function changed(form) {
+    delete form.dataset.refusedDigit;
     if (!form.dataset.previewUrl) return;
     form.dataset.edited = "yes";
     names(form);
@@ -338,12 +356,34 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
     var input = form && form.querySelector("[name=" + pad.dataset.for + "]");
     if (!input) return;
     var k = key.dataset.key || key.dataset.pointsKey;
-    var most = input.maxLength > 0 ? input.maxLength : 2;
-    if (k === "\u232b") input.value = input.value.slice(0, -1);
-    else if (k === "C") input.value = "";
-    else if (input.value.length < most) input.value = input.value === "0" ? k : input.value + k;
+    // A count the server drew (an edit, a refusal, the count page) is replaced by the first digit tapped;
+    // a delete edits it.
+    var drawn = input.hasAttribute("data-drawn");
+    input.removeAttribute("data-drawn");
+    var note = pad.nextElementSibling;
+    var next = k === "\u232b" ? input.value.slice(0, -1) : k === "C" ? ""
+      : (drawn || input.value === "0" ? "" : input.value) + k;
+    // The field's most is the server's (data-most, maxlength): a digit past it is refused aloud, never lost unsaid.
+    var most = parseInt(input.dataset.most, 10);
+    if ((input.maxLength > 0 && next.length > input.maxLength) || parseInt(next, 10) > most) {
+      if (drawn) input.setAttribute("data-drawn", "");
+      // Where the next tap is: the hand form's save bar (its preview says it until an entry changes),
+      // else the note under the pad.
+      var place = form.querySelector(".save-bar [data-role=preview]") || note;
+      place.textContent = "";  // the same words again are still news to a screen reader
+      place.hidden = false;
+      place.textContent = say(pad.dataset.refused, { digit: k });
+      if (place !== note) place.classList.add("error");
+      form.dataset.refusedDigit = "yes";
+      document.dispatchEvent(new CustomEvent("say-aloud", { detail: { words: place.textContent } }));
+      return;
+    }
+    note.hidden = true;
+    input.value = next;
     if (handForm(form)) changed(form);
   });
+  // Typed on a keyboard instead: the drawn count is the player's to edit.
+  document.addEventListener("input", function (e) { if (e.target.removeAttribute) e.target.removeAttribute("data-drawn"); });
   // "Type the points instead" opens its panel where it can be seen whole: the names, the points, their pad.
   document.addEventListener("click", function (e) {
     var summary = e.target.closest && e.target.closest(".alt-entries summary");
@@ -362,9 +402,13 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       if (!input) return;
       pad.hidden = false;
       input.setAttribute("inputmode", "none");  // the pad is on the page; no keyboard over it
+      if (input.value !== "") input.setAttribute("data-drawn", "");
     });
     var form = root.querySelector("#hand-form");
     if (!form || !form.dataset.previewUrl) return;
+    // The words the entries change, as drawn for no entry yet (a form that is saved starts afresh: `clean`).
+    form.querySelectorAll("[data-role=knocker-name], [data-role=defender-name], [data-role=layoff-note]").forEach(
+      function (el) { if (!el.hasAttribute("data-blank")) el.dataset.blank = el.textContent; });
     names(form);
     if (started(form)) {  // filled in by the server (an edit, the count page, a refusal): ask at once
       countLinkFor(form);
@@ -581,14 +625,19 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
   }
   function speak(root) {
     var flash = root.querySelector(".flash-saved[data-say]");
+    if (flash) utter(flash.dataset.say);
+  }
+  function utter(text) {
     var found = voice();
-    if (!flash || !wanted() || !found) return;
-    var words = new SpeechSynthesisUtterance(flash.dataset.say);
+    if (!text || !wanted() || !found) return;
+    var words = new SpeechSynthesisUtterance(text);
     words.lang = found.lang;
     words.voice = found;
     synth.cancel();
     synth.speak(words);
   }
+  // What another part of the script tells the player (a digit the pad refused), said as a saved hand is.
+  document.addEventListener("say-aloud", function (e) { utter(e.detail.words); });
   if (synth.addEventListener) synth.addEventListener("voiceschanged", show);
   document.addEventListener("sheet-moved", function (e) { if (e.detail.saved) speak(document); });
   setUps.push(function (root) {
@@ -599,7 +648,7 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       toggle.addEventListener("click", function () { localStorage.setItem(KEY, wanted() ? "off" : "on"); show(); });
       show();
     }
-    if (root === document) speak(document);  // a save that drew the page anew (the match closed)
+    speak(root);  // a save that drew the page or its main region anew (the match closed)
   });
 })();
 

@@ -42,11 +42,15 @@ def without_tbody_spacing(html: str) -> str:
     return html[:match.start()] + "<tbody>" + "\n".join(ROW.findall(match.group(2))) + "</tbody>" + html[match.end():]
 
 
-def save(client, match_id: int, shown: str | None, **fields):
+def post(client, match_id: int, shown: str | None, **fields):
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     data = {"csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"), **fields}
     headers = dict(FRAGMENT, **({"X-Sheet": shown} if shown else {}))
-    answer = client.post(f"/matches/{match_id}/hands", data=data, headers=headers)
+    return client.post(f"/matches/{match_id}/hands", data=data, headers=headers)
+
+
+def save(client, match_id: int, shown: str | None, **fields):
+    answer = post(client, match_id, shown, **fields)
     assert answer.status_code == 200 and answer.headers["X-Answer"] == "fragment", answer.get_data(as_text=True)
     html = answer.get_data(as_text=True)
     return answer, html[html.index('\n<div data-region="board">'):]  # after this request's notices
@@ -106,18 +110,23 @@ def test_a_page_further_behind_or_another_kind_of_change_gets_the_whole_region(c
 
 
 def test_hand_after_hand_to_the_end_each_step_applied_is_the_whole_region(client):
-    """Games closing (their heads, settlements and races) and the last hand included."""
+    """Games closing (their heads, settlements and races) included. The last hand changes the page whole
+    (the result for the form): it is answered with the page itself, its flash at the top (issue 45)."""
     match_id = new_match(client)
     tag, page = live(client, match_id)
     hands = [("Ana", "25"), ("Ben", "10"), ("Ana", "32"), ("Ben", "8"), ("Ana", "30")] + [("Ana", "30")] * 12
     for winner, points in hands:
-        answer, got = save(client, match_id, tag, winner=winner, points=points)
+        answer = post(client, match_id, tag, winner=winner, points=points)
+        html = answer.get_data(as_text=True)
+        if answer.headers.get("X-Answer") != "fragment":
+            break
+        got = html[html.index('\n<div data-region="board">'):]
         assert "data-from=" in got
         assert_is_whole_when_applied(client, match_id, page, got)
         tag, page = live(client, match_id)
-        if 'data-finished="yes"' in page:
-            break
-    assert 'data-finished="yes"' in page and "closed" in page
+    assert answer.status_code == 200 and 'id="result"' in html and 'class="flash flash-saved"' in html
+    assert answer.headers["X-Hand-Number"] == str(len(client.get(f"/matches/{match_id}.json").get_json()["hands"]))
+    assert 'data-finished="yes"' in live(client, match_id)[1] and "closed" in live(client, match_id)[1]
 
 
 @pytest.mark.parametrize("hands", [40, 45])

@@ -26,18 +26,35 @@ def without_hand(match: Match, number: int) -> Sheet:
     return score_sheet(match.with_hands(hands))
 
 
-def game_changes(before: Sheet, after: Sheet) -> list[Message]:
-    """Games that reopen or close (or change winner), and whether the match is still over."""
-    messages = []
-    for old, new in zip(before.games, after.games):
-        if old.winner and not new.winner:
-            messages.append(Message(N_("Game {number} is open again."), number=new.number))
-        elif new.winner and old.winner != new.winner:
-            messages.append(Message(N_("Game {number} is now closed: {winner} wins it."), number=new.number,
-                                    winner=new.winner))
+def game_turn(old, new) -> Message | None:
+    """A game that reopens, closes or goes to the other player, said as it will stand and as it stood."""
+    if old.winner and not new.winner:
+        return Message(N_("Game {number} is open again (before: won by {was})."), number=new.number, was=old.winner)
+    if new.winner and not old.winner:
+        return Message(N_("Game {number} is now closed: {winner} wins it (before: still open)."), number=new.number,
+                       winner=new.winner)
+    if new.winner != old.winner:
+        return Message(N_("Game {number} is now won by {winner} (before: by {was})."), number=new.number,
+                       winner=new.winner, was=old.winner)
+    return None
+
+
+def match_turn(before: Sheet, after: Sheet) -> Message | None:
+    """The match's result, when it changes: as it will stand and as it stood."""
     if before.finished and not after.finished:
-        messages.append(Message(N_("The match is no longer over.")))
-    return messages
+        return Message(N_("The match is no longer over (before: won by {was})."), was=before.winner)
+    if after.finished and not before.finished:
+        return Message(N_("The match is now over: {winner} wins it (before: still being played)."),
+                       winner=after.winner)
+    if before.finished and before.winner != after.winner:
+        return Message(N_("{winner} now wins the match (before: {was})."), winner=after.winner, was=before.winner)
+    return None
+
+
+def game_changes(before: Sheet, after: Sheet) -> list[Message]:
+    """Games that reopen or close (or change winner), and the match's result."""
+    turns = [game_turn(old, new) for old, new in zip(before.games, after.games)] + [match_turn(before, after)]
+    return [turn for turn in turns if turn is not None]
 
 
 def moved_line(old: Line, new: Line) -> list[Message]:
@@ -84,18 +101,13 @@ def closed_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
     for old, new in zip(before.games, after.games):
         if not old.winner:
             continue
-        if not new.winner:
-            messages.append(Message(N_("Game {number} is open again."), number=new.number))
-        elif new.winner != old.winner:
-            messages.append(Message(N_("Game {number} is now closed: {winner} wins it."), number=new.number,
-                                    winner=new.winner))
+        if new.winner != old.winner:
+            messages.append(game_turn(old, new))
         elif old.settlement and new.settlement and old.settlement.net != new.settlement.net:
             messages.append(Message(N_("Game {number} now settles for {net} (before: {was})."),
                                     number=new.number, net=new.settlement.net, was=old.settlement.net))
-    if before.finished and not after.finished:
-        messages.append(Message(N_("The match is no longer over.")))
-    elif before.finished and before.winner != after.winner:
-        messages.append(Message(N_("{winner} now wins the match."), winner=after.winner))
+    if before.finished and match_turn(before, after):
+        messages.append(match_turn(before, after))
     return messages
 
 

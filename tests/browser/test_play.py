@@ -141,7 +141,7 @@ def test_undo_then_edit_a_hand_from_the_sheet(page, player, case):
 
     page.get_by_role("button", name="Undo hand 6").click()
     expect(page.locator(".flashes")).to_contain_text("Hand 6 undone.")
-    expect(page.locator(".flashes")).to_contain_text("Game 1 is open again.")
+    expect(page.locator(".flashes")).to_contain_text("Game 1 is open again (before: won by Ana).")
     assert player.hand_count() == 5
     assert player.totals() == ["73", "62", "55", "40", "25", "0"]
     assert player.closings() == []

@@ -13,12 +13,13 @@ from wtforms.validators import Length, Optional, ValidationError
 from wtforms.widgets import TextInput
 
 from models.game.cards import RANKS, SUITS, SUIT_SYMBOLS
+from models.game.hand import MAX_DEADWOOD
 from models.errors import N_
 from models.files.matchfile import MAX_IMPORT_BYTES, MAX_NAME
 from models.game.presets import BUILT_IN
 from models.game.rules import CHOICE_SETTINGS, INT_RANGES, SETTINGS, Rules, Setting, partners_on, placed
 
-from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Form, Most, Name, whole
+from views.site.forms import CARDS_MOST, FORM_ID_MOST, UPCARD_MOST, VERSION_DIGITS, Between, Form, Most, Name, whole
 
 # What the engine says when a tap is missing (models/game/entry.py), and what the hand form asks instead.
 MISSING = (N_("missing"), N_("missing: a hand needs a knocker, a winner with points, or draw"),
@@ -58,8 +59,8 @@ class HandForm(Form):
     # an entry the same as that hand is asked about before it is stored as the next.
     told = HiddenField(validators=[Most(VERSION_DIGITS)])
     knocker = RadioField(_l("Who knocked?"), choices=[], validate_choice=False, validators=[Most(MAX_NAME)])
-    knocker_deadwood = whole(_l("Knocker's deadwood"), 0, 98)
-    opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, 98)
+    knocker_deadwood = whole(_l("Knocker's deadwood"), 0, MAX_DEADWOOD)
+    opponent_deadwood = whole(_l("Defender's deadwood after lay-offs"), 0, MAX_DEADWOOD)
     big_gin = BooleanField(_l("Big gin (all 11 cards)"))
     # Oklahoma's upcard as the match file writes it ("7S"); the form offers it as a rank and a
     # suit (two radio groups, no script needed), and a posted `upcard` (the count page) still counts.
@@ -128,6 +129,12 @@ class HandForm(Form):
         code = self.upcard.data or ""
         whole = (code[:-1], code[-1]) if code[:-1] in RANKS and code[-1:] in SUITS else (None, None)
         return self.upcard_rank.data or whole[0], self.upcard_suit.data or whole[1]
+
+    def bounds(self, name: str) -> dict:
+        """A count field's most, as its declaration says it (Between): the page's pad refuses a digit past
+        it aloud, rather than the field dropping it (static/app.js); the save still checks it."""
+        most = next(v.high for v in self[name].validators if isinstance(v, Between))
+        return {"maxlength": len(str(most)), "data-most": most}
 
     # The first refused field, in the order the page shows them: it gets the focus (autofocus).
     PAGE_ORDER = ("upcard", "knocker", "knocker_deadwood", "big_gin", "opponent_deadwood",

@@ -20,7 +20,7 @@ from views.live.following import note_moved_on, saved_answer
 from views.tables.scope import device_name, table_id
 from views.site.errors import STALE
 from .sheet import RESULT_NAMES, hand_url, preview_data, sheet_url, told_url
-from .words import closing_changes, explain_early_end, line_summary, line_words
+from .words import closing_changes, explain_early_end, line_summary, line_words, save_as
 from models.errors import StaleMatch
 from models.storage.hand_writes import OVER, Saved, add_hand, delete_hand, replace_hand
 from models.storage.match_rows import StoredMatch
@@ -141,12 +141,14 @@ def add(match_id: int):
         flash(line_summary(line), "saved")
         if line.outcome.winner is None:
             offer_way_back("take_back", line.number, version=saved.version)
-    if request.headers.get("X-Answer") == "fragment" and saved.stored.refusal is None:
+    ended = saved.sheet is not None and saved.sheet.finished
+    if request.headers.get("X-Answer") == "fragment" and saved.stored.refusal is None and not ended:
         # The page script asked: answer with what a following phone showing the page's version (X-Sheet,
         # its live region's ETag) gets, and the flash; without the script it is Post/Redirect/Get.
         return saved_answer(saved.stored, saved.number, request.headers.get("X-Sheet"))
     if request.headers.get("X-Requested-With") == "fetch":
-        # An older page script: the new page itself, its main region put in.
+        # The save that ends the match (its page changes whole: the result for the form), or an older page
+        # script: the new page itself with its flash, its main region put in as the redirect would show it.
         response = make_response(render_match(saved.stored))
         response.headers["X-Hand-Number"] = str(saved.number)
         response.headers["Content-Location"] = url_for("matches.show", match_id=match_id)
@@ -191,9 +193,12 @@ def edit_form_for(stored: StoredMatch, number: int) -> HandForm:
 def render_edit(stored: StoredMatch, number: int, form: HandForm, status: int = 200):
     """The edit page; of a match that no longer folds (its repair), without the line the fold would give."""
     line = stored.sheet().lines[number - 1] if stored.refusal is None else None
+    # The button says the kind of the hand as the page draws it: the stored one (a refused save's entries
+    # are not scored, so both kinds); the preview says it anew as the entries change (views/match/preview.py).
+    shown = line.outcome.result if line and status == 200 else None
     return render_template("edit_hand.html", stored=stored, match=stored.match, number=number,
                            line=line, result_name=RESULT_NAMES[line.outcome.result] if line else "", form=form,
-                           preview=preview_data(stored)), status
+                           save_as=save_as(shown), preview=preview_data(stored)), status
 
 
 @bp.get("/matches/<int:match_id>/hands/<int:number>")

@@ -17,7 +17,7 @@ from models.game.hand import MAX_DEADWOOD
 from models.game.preview import REFUSED, Preview, preview_hand
 
 from .match_page import hand_number_or_404, match_or_404
-from .words import explain_early_end, line_summary, line_words
+from .words import explain_early_end, line_summary, line_words, save_as
 
 bp = Blueprint("preview", __name__)
 
@@ -51,6 +51,8 @@ def answer(stored, number: int | None):
                     sentence=refusal_sentence(form, error.field, preview.limit, translated_reason(error)))
     elif preview.line is not None:
         body.update(outcome(preview), sentence=scored_sentence(preview))
+    if number is not None:  # the edit page's button names the kind these entries are scored as
+        body["save"] = save_as(body.get("result"))
     return respond(body)
 
 

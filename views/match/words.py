@@ -74,3 +74,17 @@ def explain_early_end(error: MatchError) -> MatchError:
         return MatchError("hand", N_("with this change the match would be over before hand {hand}; "
                                      "delete the hands after it first"), None, hand=error.hand)
     return error
+
+
+# The edit page's save button names the kind the engine scores the entered hand as (outcome.result):
+# never "a knock" for a gin. An entry not yet scored (a points hand, a refusal, one half entered) gets both.
+SAVE_AS = {
+    "knock": lazy_gettext("Save as a knock"),
+    "undercut": lazy_gettext("Save as an undercut"),
+    "gin": lazy_gettext("Save as a gin"),
+    "big_gin": lazy_gettext("Save as a big gin"),
+}
+
+
+def save_as(result: str | None) -> str:
+    return str(SAVE_AS.get(result, lazy_gettext("Save as a knock or gin")))
