@@ -70,3 +70,43 @@ def test_a_change_of_schema_makes_a_new_epoch(tmp_path):
     before = epoch(path)
     create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k"})
     assert epoch(path) == before
+
+
+def test_a_crash_restart_of_postgresql_keeps_the_epoch_and_a_restore_changes_it(tmp_path):
+    """A cluster of the test's own, stopped at once (as a crash) and started again: the same database, the
+    same epoch, and a follower's tag still good; a dump restored under the app is another one: a new epoch."""
+    from postgres import with_schema
+    from test_database_restarts import Cluster
+    from test_postgres import dump, restore
+    from views.site import db
+    from webutil import case, import_match
+
+    cluster = Cluster()
+    cluster.start()
+    app = None
+    try:
+        setup = connect(cluster.url)
+        setup.execute('CREATE SCHEMA "gin"')
+        setup.close()
+        url = with_schema(cluster.url, "gin")
+        app = create_app({"TESTING": True, "DATABASE": url, "SECRET_KEY": "k"}, instance_path=str(tmp_path / "i"))
+        client = app.test_client()
+        match_id = import_match(client, case("seed001-ana-ben"))
+        followed = client.get(f"/matches/{match_id}/live")
+        before = epoch(url)
+        cluster.restart()
+        polled = None
+        for _ in range(20):  # the pool replaces the sessions the crash cut
+            polled = client.get(f"/matches/{match_id}/live", headers={"If-None-Match": followed.headers["ETag"]})
+            if polled.status_code != 503:
+                break
+        assert polled.status_code == 304
+        assert epoch(url) == before
+        dump(url, "gin", tmp_path / "gin.sql")
+        restore(url, "gin", tmp_path / "gin.sql")
+        polled = client.get(f"/matches/{match_id}/live", headers={"If-None-Match": followed.headers["ETag"]})
+        assert polled.status_code == 200 and epoch(url) != before
+    finally:
+        if app is not None:
+            db.close_app(app)
+        cluster.stop()

@@ -148,21 +148,27 @@ class Pool:
 
 
 # The database's identity, as columns any SELECT may add (views/live/quiet_polls.py reads them beside its row).
+# The cluster is named by its system identifier (initdb's, kept by a physical copy) and its timeline (a
+# recovery to a point in time or a promoted standby starts a new one): a crash restart changes neither. The
+# timeline is the one WAL is written on now; a server in recovery has only its last checkpoint's.
 IDENTITY_COLUMNS = ("(SELECT d.oid FROM pg_database d WHERE d.datname = current_database()) AS identity_database,"
                     " to_regclass('match')::oid AS identity_ledger,"
-                    " pg_postmaster_start_time()::text AS identity_started")
+                    " (SELECT system_identifier FROM pg_control_system()) AS identity_cluster,"
+                    " CASE WHEN pg_is_in_recovery() THEN (SELECT timeline_id FROM pg_control_checkpoint())::bigint"
+                    " ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint"
+                    " END AS identity_timeline")
 IDENTITY = f"SELECT {IDENTITY_COLUMNS}"
 
 
 def identity(conn: Connection) -> tuple:
     """What changes when the database under the address is another one: a restore (new tables), another
-    database, a cluster recovered to a point in time (a new server start)."""
+    database or cluster, a cluster recovered to a point in time (a new timeline); never a restart."""
     return identity_in(conn.execute(IDENTITY).fetchone())
 
 
 def identity_in(row) -> tuple:
     """The identity read from a row that holds IDENTITY_COLUMNS."""
-    return (row["identity_database"], row["identity_ledger"], row["identity_started"])
+    return (row["identity_database"], row["identity_ledger"], row["identity_cluster"], row["identity_timeline"])
 
 
 def schema_version(conn: Connection) -> int:

@@ -16,12 +16,15 @@ as every other page is; the spectator's stream is the read-only fragment of its 
 """
 from __future__ import annotations
 
+import logging
+import sqlite3
 import sys
 import threading
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from models.errors import NoSuchMatch
+from models.errors import LedgerError, NoSuchMatch
+from models.storage import postgres
 from models.storage.matches import get_match, match_version
 from models.storage.notifier import Notifier
 from views.match.match_page import render_broken
@@ -32,6 +35,7 @@ from views.tables.scope import table_id
 from .following import moved_on, tag_of
 from .quiet_polls import etag_for
 
+log = logging.getLogger(__name__)
 bp = Blueprint("stream", __name__)
 view_bp = Blueprint("view_stream", __name__)
 NOTIFIER = "gin_ledger_notifier"
@@ -126,6 +130,12 @@ def stream(match_id: int | None = None, token: str | None = None):
                     yield ": \n\n"
         except NoSuchMatch:
             yield "event: gone\ndata: \n\n"
+        except (LedgerError, sqlite3.Error, postgres.psycopg.Error) as error:
+            # The database is cut: this stream ends, with one line (no traceback); the browser tries again,
+            # is answered 503 while the database is away, and the page polls (static/app.js).
+            close_db()
+            log.warning("Gin Ledger: the stream of match %s closed: %s: %s", found_id, type(error).__name__,
+                        postgres.first_line(error))
 
     def release():  # when the server closes the answer, even one never begun
         app.extensions[NOTIFIER].leave(follower)

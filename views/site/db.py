@@ -2,7 +2,7 @@
 
 On PostgreSQL a request borrows a session from the app's pool (psycopg_pool) and gives it back at
 teardown; before it is used the database's identity is read, and another database under the
-address (a restore: new tables; a cluster recovered to a point in time: a new server start) is
+address (a restore: new tables; a cluster recovered to a point in time: a new timeline; never a restart) is
 met as a replaced file is below: brought up to the schema, under a new epoch, once.
 
 On SQLite the connection is kept open per thread.
