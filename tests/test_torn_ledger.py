@@ -46,7 +46,8 @@ def wal_pages(wal_path) -> tuple[int, set[int]]:
 def torn_copy(tmp_path):
     """A ledger as a crash mid-checkpoint leaves it, and every match's file as the server showed it.
 
-    The first matches are in the main file; the later ones only in the -wal, copied while the app that
+    The first match is written by an app left open (its -wal keeps every page since the schema's, page 1
+    among them); the later ones too are only in the -wal, copied while the app that
     wrote them still holds its connections open (as a killed server leaves them: no last checkpoint).
     Then every page of the main file that the -wal holds anew is overwritten with garbage: what a
     checkpoint cut off half way leaves of them is not to be trusted, and SQLite never reads it."""
@@ -55,7 +56,7 @@ def torn_copy(tmp_path):
                      instance_path=str(tmp_path / "instance"))
     client = app.test_client()
     import_match(client, case(CASES[0]))
-    db.close_app(app)  # checkpointed: these pages are in the main file
+    first = app  # its connections left open, as an older server's: the -wal keeps the schema's page 1
     app = create_app({"TESTING": True, "DATABASE": str(live), "SECRET_KEY": "k"},
                      instance_path=str(tmp_path / "instance"))
     client = app.test_client()
@@ -68,6 +69,7 @@ def torn_copy(tmp_path):
     shutil.copy(live, torn)
     shutil.copy(f"{live}-wal", f"{torn}-wal")  # the -shm is only an index: SQLite rebuilds it from the -wal
     db.close_app(app)
+    db.close_app(first)
     page_size, pages = wal_pages(f"{torn}-wal")
     size = torn.stat().st_size
     torn_pages = sorted(page for page in pages if page * page_size <= size)

@@ -42,21 +42,24 @@ def connect(database: str, create: bool = True, synchronous: str = "FULL"):
     return connect_file(address.target, create, synchronous)
 
 
-def connect_file(path: str, create: bool = True, synchronous: str = "FULL") -> SqliteConnection:
+def connect_file(path: str, create: bool = True, synchronous: str = "FULL", shared: bool = False) -> SqliteConnection:
     """A connection with the settings every connection needs.
 
     isolation_level=None leaves transactions to the unit of work (models/storage/work.py), so no implicit
     deferred transaction can turn a read-then-write into a lost update. FULL (the command line, the
     start) syncs every commit; a request's connection asks NORMAL and leaves the fsync to
     models/storage/flusher.py. With create=False (a request's connection: the start made the file) a
-    missing file is DatabaseGone, not a new empty database.
+    missing file is DatabaseGone, not a new empty database. `shared`: lent to one thread after another
+    by a pool (views/site/db.py), never used by two at once.
     """
     if create:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=SqliteConnection)
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=SqliteConnection,
+                               check_same_thread=not shared)
     else:
         try:
             conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=rw", uri=True,
-                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=SqliteConnection)
+                                   timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=SqliteConnection,
+                                   check_same_thread=not shared)
         except sqlite3.OperationalError as error:
             raise DatabaseGone(path, str(error)) from None
     conn.row_factory = sqlite3.Row

@@ -15,14 +15,12 @@ is then a 200 with an empty body and its Content-Length, and the phone keeps its
 """
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
-import threading
 
 from models.errors import LedgerError
 from models.storage import postgres
-from models.storage.connection import connect
+from views.site import db
 
 MATCH = re.compile(r"/(?:t/(?P<key>[A-Za-z0-9_-]{1,64})/)?matches/(?P<id>\d{1,18})/live")
 VIEW = re.compile(r"/view/(?P<token>[A-Za-z0-9_-]{1,64})/live")
@@ -54,14 +52,12 @@ def tag(row) -> str:
 
 class QuietPolls:
     def __init__(self, wsgi_app, app, hosted: bool):
-        from views.site import db
-
-        self.wsgi_app, self.path, self.hosted = wsgi_app, app.config["DATABASE"], hosted
+        self.wsgi_app, self.app, self.hosted = wsgi_app, app, hosted
         # Behind the server's passphrase only the spectator's link (open to all) is answered here: a
         # browser not logged in must not learn when a match moved on.
         self.config = app.config
-        self.pool, self.known = app.extensions[db.POOL], app.extensions[db.FILE]
-        self.kept = threading.local()
+        self.pool, self.known, self.files = app.extensions[db.POOL], app.extensions[db.FILE], app.extensions[db.FILES]
+        self.path = None if self.files is None else self.files.path
 
     def current_tag(self, match, view) -> str | None:
         if match is not None:
@@ -77,16 +73,16 @@ class QuietPolls:
         if self.pool is not None:
             return self.postgres_tag(query, params)
         try:
-            identity = os.stat(self.path)
-        except OSError:
+            identity = db.file_identity(self.path)
+        except LedgerError:
             return None  # Flask says why (DatabaseGone)
-        identity = (identity.st_dev, identity.st_ino)
-        if getattr(self.kept, "identity", None) != identity:
-            if getattr(self.kept, "conn", None) is not None:
-                self.kept.conn.close()
-            self.kept.conn, self.kept.identity = connect(self.path, create=False, synchronous="NORMAL"), identity
-            return None  # a file not seen by this thread: Flask meets it first (a new epoch after a restore)
-        row = self.kept.conn.execute(query, params).fetchone()
+        if self.known["identity"] != identity:
+            return None  # a file this app has not met: Flask meets it first (a new epoch after a restore)
+        conn = self.files.lend(self.app)
+        try:
+            row = conn.execute(query, params).fetchone()
+        finally:
+            self.files.give_back(conn)
         return tag(row) if row else None
 
     def postgres_tag(self, query: str, params: tuple) -> str | None:

@@ -5,15 +5,17 @@ teardown; before it is used the database's identity is read, and another databas
 address (a restore: new tables; a cluster recovered to a point in time: a new timeline; never a restart) is
 met as a replaced file is below: brought up to the schema, under a new epoch, once.
 
-On SQLite the connection is kept open per thread.
-
-Opening a connection and setting its pragmas was a tenth of a saved hand, so each server
-thread keeps its own open between requests (SQLite connections are not shared across
-threads). Before each request the file is looked up again: a file deleted or moved
-while the server runs is DatabaseGone (nothing is written into an unlinked file), and a
-file replaced by another (a restore) gets a new connection, is brought up to the schema and
-gets a new epoch (models/storage/connection.py) the first time this app meets it, so nothing kept from
-the file it replaced (whose versions may repeat its numbers) is ever handed out for it.
+On SQLite a request borrows an open connection from the app's own pool (`FilePool`) and gives it
+back at teardown, as on PostgreSQL. Opening a connection and setting its pragmas was a tenth of a
+saved hand, so connections stay open between requests; they are shared by the server's threads
+or greenlets, one borrower at a time, never one per thread: under gevent a thread is a greenlet, and a
+connection (its page cache, its three file descriptors) per held stream cost 165 KB of each and ran out
+of descriptors at 6,400 streams (issue 47). A held stream holds none while it waits.
+Before each loan the file is looked up again: a file deleted or moved while the server runs is
+DatabaseGone (nothing is written into an unlinked file), and a file replaced by another (a restore)
+gets new connections, is brought up to the schema and gets a new epoch (models/storage/connection.py)
+the first time this app meets it, so nothing kept from the file it replaced (whose versions may repeat
+its numbers) is ever handed out for it.
 """
 from __future__ import annotations
 
@@ -30,14 +32,14 @@ from models.storage.address import POSTGRESQL, dialect_of, read_address
 from models.errors import DatabaseGone
 from models.storage.flusher import Flusher
 from models.storage.match_cache import MatchCache
-from models.storage.connection import connect, migrate, roll_back
+from models.storage.connection import connect_file, migrate, roll_back
 from models.storage.hand_writes import submission_kept
 from models.storage.ledger_file import open_ledger
 from models.storage.finished import refresh_finished
 
 from .kept import app_caches
 
-THREADS = "gin_ledger_connections"
+FILES = "gin_ledger_connections"  # SQLite's FilePool; None on PostgreSQL
 FILE = "gin_ledger_file"  # the identity of the database this app last gave an epoch
 FLUSHER = "gin_ledger_flusher"
 POOL = "gin_ledger_pool"  # PostgreSQL's sessions; None on SQLite
@@ -71,8 +73,7 @@ def submission_kept_when_back(key: str, wait_s: float = 15.0) -> bool | None:
             try:
                 return submission_kept(conn, key)
             finally:
-                if current_app.extensions[POOL] is not None:
-                    conn.close()  # back to the pool; SQLite's stays the thread's
+                give_back(current_app, conn)
         except (DatabaseGone, sqlite3.Error, postgres.psycopg.Error):
             if time.monotonic() > deadline:
                 return None
@@ -80,10 +81,10 @@ def submission_kept_when_back(key: str, wait_s: float = 15.0) -> bool | None:
 
 
 def request_connection(app: Flask):
-    """A connection for this request: a pooled PostgreSQL session, or this thread's SQLite one."""
+    """A connection for this request: a pooled PostgreSQL session, or a pooled SQLite connection."""
     pool = app.extensions[POOL]
     if pool is None:
-        return thread_connection(app)
+        return app.extensions[FILES].lend(app)
     conn = pool.lend()  # raises DatabaseUnreachable
     try:
         met_file(app, conn, postgres.identity(conn))
@@ -91,6 +92,14 @@ def request_connection(app: Flask):
         conn.close()
         raise
     return conn
+
+
+def give_back(app: Flask, conn) -> None:
+    """A connection lent by request_connection, back to its pool."""
+    if dialect_of(conn) == POSTGRESQL:
+        conn.close()  # back to the pool, which replaces a session a restart cut; PostgreSQL made each commit durable
+    else:
+        app.extensions[FILES].give_back(conn)
 
 
 def file_identity(path: str) -> tuple[int, int]:
@@ -101,20 +110,58 @@ def file_identity(path: str) -> tuple[int, int]:
     return found.st_dev, found.st_ino
 
 
-def thread_connection(app: Flask):
-    """This thread's connection to the app's file, opened again if the file is another one now."""
-    kept, path = app.extensions[THREADS], app.config["DATABASE"]
-    identity = file_identity(path)
-    conn = getattr(kept, "conn", None)
-    if conn is not None and kept.identity == identity:
+class FilePool:
+    """Open connections to the app's SQLite file, each lent to one borrower at a time (a request, a
+    stream's one read of a change) whatever thread or greenlet it runs on. What must stay true: a
+    connection is used by its borrower only, and one to a file no longer under the path is never lent."""
+
+    KEEP = 16  # idle connections kept open; more borrowers at once open more and close them on return
+
+    def __init__(self, path: str):
+        self.path, self.lock, self.idle, self.lent, self.opened = path, threading.Lock(), [], 0, 0
+
+    def lend(self, app: Flask):
+        identity = file_identity(self.path)  # raises DatabaseGone
+        stale, conn = [], None
+        with self.lock:
+            while self.idle and conn is None:
+                kept = self.idle.pop()  # the most recently used: its pages are the warmest
+                if kept.identity == identity:
+                    conn = kept
+                else:
+                    stale.append(kept)
+            self.lent += 1
+        for old in stale:
+            old.close()
+        if conn is not None:
+            return conn
+        try:
+            # NORMAL: a commit survives the server being killed; models/storage/flusher.py puts it on the disk.
+            conn = connect_file(self.path, create=False, synchronous="NORMAL", shared=True)  # raises DatabaseGone
+            conn.identity = identity
+            self.opened += 1  # counted for the tests and benches: how many connections were ever opened
+            met_file(app, conn, identity)
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            with self.lock:
+                self.lent -= 1
+            raise
         return conn
-    if conn is not None:
+
+    def give_back(self, conn) -> None:
+        with self.lock:
+            self.lent -= 1
+            if len(self.idle) < self.KEEP:
+                self.idle.append(conn)
+                return
         conn.close()
-    # NORMAL: a commit survives the server being killed; models/storage/flusher.py puts it on the disk.
-    kept.conn = connect(path, create=False, synchronous="NORMAL")  # raises DatabaseGone
-    kept.identity = identity
-    met_file(app, kept.conn, identity)
-    return kept.conn
+
+    def close(self) -> None:
+        with self.lock:
+            idle, self.idle = self.idle, []
+        for conn in idle:
+            conn.close()
 
 
 def met_file(app: Flask, conn, identity: tuple) -> None:
@@ -134,14 +181,14 @@ def match_cache() -> MatchCache:
 
 
 def close_db(exc: BaseException | None = None) -> None:
-    """The connection stays open for the thread's next request; what it wrote goes to the disk soon."""
+    """The request's connection back to its pool, for the next; what it wrote on SQLite goes to the disk soon."""
     db = g.pop("db", None)
     if db is None:
         return
     roll_back(db)  # only if a view forgot its transaction, or a fault cut it: nothing half-done is kept
-    if dialect_of(db) == POSTGRESQL:
-        db.close()  # back to the pool, which replaces a session a restart cut; PostgreSQL made each commit durable
-    elif db.total_changes != g.pop("db_changes", db.total_changes):
+    changed = db.total_changes != g.pop("db_changes", db.total_changes)
+    give_back(current_app, db)
+    if changed and dialect_of(db) != POSTGRESQL:
         current_app.extensions[FLUSHER].soon()
 
 
@@ -159,13 +206,13 @@ def init_app(app: Flask) -> None:
         keeper.close()
         pool = postgres.Pool(address.target, app.config["DATABASE_POOL_SIZE"])
         pool.open()
-        app.extensions.update({POOL: pool, FLUSHER: None, "gin_ledger_keeper": None, THREADS: None,
+        app.extensions.update({POOL: pool, FLUSHER: None, "gin_ledger_keeper": None, FILES: None,
                                FILE: {"identity": identity, "lock": threading.Lock()}})
         app.teardown_appcontext(close_db)
         return
     app.extensions[POOL] = None
     app.extensions["gin_ledger_keeper"] = keeper
-    app.extensions[THREADS] = threading.local()
+    app.extensions[FILES] = FilePool(address.target)
     try:
         identity = file_identity(app.config["DATABASE"])
     except DatabaseGone:  # ":memory:", which no request can open: the first request says so
@@ -197,6 +244,9 @@ def close_app(app: Flask) -> None:
     pool = app.extensions.get(POOL)
     if pool is not None:
         pool.close()
+    files = app.extensions.get(FILES)
+    if files is not None:
+        files.close()
     keeper = app.extensions.get("gin_ledger_keeper")
     if keeper is not None:
         keeper.close()
