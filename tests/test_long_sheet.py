@@ -284,4 +284,4 @@ def test_a_long_target_is_written_as_the_language_writes_numbers(long_app):
     """A match to 1,000,000 (the generated long ones) says so with its separators, not '1000000'."""
     page = get(long_app["client"], f"/matches/{long_app['ids']['long']}")
     assert "The race to 1,000,000" in page and "to 1,000,000</p>" in page
-    assert "1000000" not in page
+    assert "1000000" not in re.sub(r'data-most="\d+"', "", page)  # the pad's bound is for the script, not read

@@ -106,7 +106,7 @@ def test_the_typed_points_pad_says_its_own_most(page, server):
         page.locator(f"[data-role=points-pad] [data-points-key='{digit}']").tap()
     expect(field).to_have_value("1000000")
     expect(page.locator("#typed-points [data-role=pad-refused]")).to_have_text(
-        "Points: at most 1000000, so the 0 was not added.")
+        "Points: at most 1,000,000, so the 0 was not added.")
 
 
 def test_without_the_script_the_field_takes_the_servers_most(no_script, server):

@@ -136,6 +136,12 @@ class HandForm(Form):
         most = next(v.high for v in self[name].validators if isinstance(v, Between))
         return {"maxlength": len(str(most)), "data-most": most}
 
+    def most_words(self, name: str) -> str:
+        """The field's most as the page's language writes numbers (1,000,000), for the pad's refusal."""
+        from views.site.i18n import number
+
+        return number(self.bounds(name)["data-most"])
+
     # The first refused field, in the order the page shows them: it gets the focus (autofocus).
     PAGE_ORDER = ("upcard", "knocker", "knocker_deadwood", "big_gin", "opponent_deadwood",
                   "cards_knocker", "cards_defender", "winner", "points")
