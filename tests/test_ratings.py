@@ -2,6 +2,8 @@
 (models/game/pairing.py) and the table's night (models/game/night.py)."""
 from __future__ import annotations
 
+import itertools
+import random
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
@@ -85,16 +87,69 @@ def test_the_trend_line_spans_its_box_highest_at_the_top():
 
 def test_pairings_take_the_nearest_rating_not_met_tonight():
     ratings = {1: 400, 2: 390, 3: 100, 4: 95, 5: 380}
-    assert pairings(ratings).pairs == ((1, 2), (5, 3))
-    assert pairings(ratings).left == (4,)
+    # Gaps 10 + 5 either way (1-2 or 2-5 beside 3-4): the lower ids are seated, the tie goes the same way.
+    assert pairings(ratings).pairs == ((1, 2), (3, 4))
+    assert pairings(ratings).left == (5,)
     met = [frozenset((1, 2))]
-    assert pairings(ratings, met=met).pairs == ((1, 5), (2, 3))
+    assert pairings(ratings, met=met).pairs == ((2, 5), (3, 4))
     assert pairings(ratings, busy=[1], met=met).pairs == ((2, 5), (3, 4))
+
+
+def test_a_pair_that_met_does_not_leave_two_waiting():
+    """Issue 45's table: the top-down greedy paired 1-2 and left 3 and 4, who met, waiting."""
+    found = pairings({1: 100, 2: 95, 3: 50, 4: 0}, met=[frozenset((3, 4))])
+    assert found.pairs == ((1, 3), (2, 4)) and found.left == ()
+
+
+def test_the_odd_one_out_is_who_has_waited_least():
+    ratings = {1: 100, 2: 90, 3: 80}
+    assert pairings(ratings, played={1: 2, 2: 1, 3: 1}).left == (1,)
+    assert pairings(ratings, played={1: 1, 2: 1, 3: 2}).left == (3,)
+    found = pairings(ratings, played={1: 0, 2: 2, 3: 0})
+    assert found.pairs == ((1, 3),) and found.left == (2,) and found.met_all == frozenset()
 
 
 def test_a_player_who_has_met_everyone_free_is_left_out():
     found = pairings({1: 10, 2: 20, 3: 30}, met=[frozenset((1, 3)), frozenset((2, 3))])
-    assert found.pairs == ((2, 1),) and found.left == (3,)
+    assert found.pairs == ((2, 1),) and found.left == (3,) and found.met_all == {3}
+
+
+def brute_best(ratings, met, played):
+    """Every seating of the free players, best by: most seated, then the waiting ones having played the most,
+    then the smallest gap sum."""
+    players = sorted(ratings)
+
+    def seatings(rest):
+        if len(rest) < 2:
+            yield ()
+            return
+        first, others = rest[0], rest[1:]
+        yield from seatings(others)  # first waits
+        for at, other in enumerate(others):
+            if frozenset((first, other)) not in met:
+                for more in seatings(others[:at] + others[at + 1:]):
+                    yield ((first, other),) + more
+
+    def score(seating):
+        seated = {p for pair in seating for p in pair}
+        return (len(seating), sum(played[p] for p in players if p not in seated),
+                -sum(abs(ratings[a] - ratings[b]) for a, b in seating))
+    return max(score(seating) for seating in seatings(players)), score
+
+
+def test_pairings_agree_with_every_seating_tried():
+    rng = random.Random(45)
+    for _ in range(300):
+        count = rng.randint(1, 7)
+        ratings = {player: rng.choice((0, 50, 95, 100, 120, rng.randint(0, 300))) for player in range(1, count + 1)}
+        met = {frozenset(pair) for pair in itertools.combinations(ratings, 2) if rng.random() < 0.3}
+        played = {player: rng.randint(0, 3) for player in ratings}
+        best, score = brute_best(ratings, met, played)
+        found = pairings(ratings, met=met, played=played)
+        assert score(found.pairs) == best, (ratings, met, played, found)
+        assert all(frozenset(pair) not in met for pair in found.pairs)
+        assert sorted([p for pair in found.pairs for p in pair] + list(found.left)) == sorted(ratings)
+        assert pairings(dict(reversed(ratings.items())), met=met, played=played) == found  # order-free
 
 
 def test_a_pair_asked_for_must_be_two_players_of_the_table():

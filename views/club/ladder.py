@@ -9,6 +9,7 @@ hand saved in a match still being played does not.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -255,7 +256,8 @@ def tonight_context() -> dict:
     ratings = {player: book.rated[player].rating if player in book.rated else START for player in here}
     busy = {ids[name] for name in night.playing if name in ids}
     met = {frozenset(ids[name] for name in pair) for pair in night.met if all(name in ids for name in pair)}
-    suggested = pairings(ratings, busy, met)
+    played = Counter(ids[name] for game in night.matches for name in game.sheet.players if name in ids)
+    suggested = pairings(ratings, busy, met, played)
     by_id = {stored.id: stored for stored in matches}
     return {"night": night, "lines": tallies(night.matches, lambda name: reading_key(name, language)),
             "played": [by_id[played.id] for played in reversed(night.matches)],
