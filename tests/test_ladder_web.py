@@ -243,3 +243,18 @@ def test_the_kept_ladder_follows_every_write_the_setting_and_the_language(client
         ledger.execute("UPDATE play_table SET provisional = 6 WHERE id = ?", (HOME,))
     assert "provisional-head" in client.get("/ladder").get_data(as_text=True).split("Benedikt")[0]
     assert f'href="/players/{ana}"' in client.get("/ladder/big").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("field, label", [("one", "First player"), ("two", "Second player")])
+def test_a_player_id_too_long_is_named_not_called_expired(client, ledger, field, label):
+    """Issue 45: a 20-digit id answered "the form had expired". It names the field and starts nothing."""
+    create_match(ledger, single("Ana", "Ben", "Ana", "Ana"), table=HOME)
+    create_match(ledger, single("Cyril", "Dana", "Dana", "Dana"), table=HOME)
+    html = client.get("/tonight").get_data(as_text=True)
+    one, two = re.search(r'name="one" value="(\d+)"><input type="hidden" name="two" value="(\d+)"', html).groups()
+    version = table_version(ledger, table=HOME)
+    tap = {"csrf_token": hidden(html, "csrf_token"), "one": one, "two": two, field: "1" * 20}
+    said = words(client.post("/tonight/start", data=tap, follow_redirects=True))
+    assert f"{label}: There is no such player at this table; nothing was started." in said
+    assert "expired" not in said
+    assert table_version(ledger, table=HOME) == version

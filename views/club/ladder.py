@@ -56,8 +56,8 @@ class ProvisionalForm(Form):
 class PairForm(Form):
     """A suggested pairing, started with one tap: the two players' ids."""
 
-    one = HiddenField(validators=[Most(19)])
-    two = HiddenField(validators=[Most(19)])
+    one = HiddenField(_l("First player"), validators=[Most(19)])
+    two = HiddenField(_l("Second player"), validators=[Most(19)])
 
     def pair(self) -> tuple[int | None, int | None]:
         return tuple(int(field.data) if (field.data or "").isascii() and (field.data or "").isdigit() else None
@@ -287,7 +287,12 @@ def start():
     form = PairForm()
     back = redirect(url_for("ladder.night", here=ticked() or None))
     if not form.validate_on_submit():
-        flash(gettext("The form had expired; nothing was changed."), "error")
+        wrong = [field for field in (form.one, form.two) if field.errors]
+        if wrong and not form.csrf_token.errors:  # a player id past any stored one: no such player, said so
+            flash(gettext("%(field)s: %(reason)s", field=wrong[0].label.text,
+                          reason=gettext("There is no such player at this table; nothing was started.")), "error")
+        else:
+            flash(gettext("The form had expired; nothing was changed."), "error")
         return back
     since = (datetime.now(timezone.utc) - GAP).isoformat(timespec="seconds")
     try:
