@@ -258,3 +258,19 @@ def test_a_player_id_too_long_is_named_not_called_expired(client, ledger, field,
     assert f"{label}: There is no such player at this table; nothing was started." in said
     assert "expired" not in said
     assert table_version(ledger, table=HOME) == version
+
+
+def test_a_young_clubs_ladder_lists_everyone_in_rating_order_marked_provisional(client, ledger):
+    """Issue 45: on a club's first night nobody has 5 finished matches; the ladder still reads in rating order
+    (Zoe above Adam, whom she beat, though the alphabet says otherwise), every one marked provisional."""
+    create_match(ledger, single("Adam", "Zoe", "Zoe", "Zoe"), table=HOME)
+    create_match(ledger, single("Bea", "Cid", "Bea", "Bea"), table=HOME)
+    html = client.get("/ladder").get_data(as_text=True)
+    ranked, provisional = html.split("provisional-head")
+    assert "Zoe" not in ranked and "No match has finished" not in html
+    order = [name for name in re.findall(r'class="who" href="/players/\d+">(?:<bdi>)?(\w+)', provisional)]
+    assert order.index("Zoe") < order.index("Adam") and order.index("Bea") < order.index("Cid")
+    rows = ladder_rows(client)[1:]
+    assert all(row[0] == "provisional" for row in rows)
+    assert [int(row[2]) for row in rows] == sorted((int(row[2]) for row in rows), reverse=True)
+    assert {row[1] for row in rows} == {"Adam", "Zoe", "Bea", "Cid"}

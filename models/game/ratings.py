@@ -124,14 +124,15 @@ class Rung:
 
 def ladder(rated: Iterable[Rated], least: int, name_key: Callable[[Rated], object]) -> tuple[list[Rung], list[Rated]]:
     """The ranked players (at least `least` finished matches), highest rating first, and the provisional ones
-    apart in `name_key` order; equal ratings share a rank and are listed by `name_key`."""
+    apart, highest rating first too, so a young club's first night already reads in order; equal ratings share
+    a rank and are listed by `name_key`."""
     ranked = sorted((r for r in rated if r.matches >= least), key=lambda r: (-r.rating, name_key(r)))
     rungs, rank = [], 0
     for index, one in enumerate(ranked, start=1):
         if index == 1 or one.rating != ranked[index - 2].rating:
             rank = index
         rungs.append(Rung(rank, one))
-    provisional = sorted((r for r in rated if r.matches < least), key=name_key)
+    provisional = sorted((r for r in rated if r.matches < least), key=lambda r: (-r.rating, name_key(r)))
     return rungs, provisional
 
 
