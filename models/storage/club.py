@@ -38,17 +38,13 @@ def table_version(conn: sqlite3.Connection, *, table: int) -> tuple:
 
 
 def results_version(conn: sqlite3.Connection, *, table: int) -> tuple:
-    """What the table's finished matches are at, the only ones the ratings read: the epoch, and over the finished
-    matches not deleted their count, the sum of their ids and the sum of their versions. A hand saved in a match
-    still being played leaves it as it is; any write that changes what the ratings read changes it: a write to
-    a finished match bumps its version (versions only grow), and a match that finishes, opens again, is deleted
-    or restored enters or leaves the set, which a write of one match's hands always changes the count of. The same
-    matches at the same versions read the same, so a value met again (a match finished, then opened again) keys
-    the same ratings."""
-    row = conn.execute("SELECT COUNT(*) AS count, COALESCE(SUM(id), 0) AS ids, COALESCE(SUM(version), 0) AS versions,"
-                       " (SELECT value FROM epoch WHERE id = 1) AS epoch FROM match"
-                       " WHERE table_id = ? AND finished IS NOT NULL AND deleted IS NULL", (table,)).fetchone()
-    return (row["epoch"], int(row["count"]), int(row["ids"]), int(row["versions"]))
+    """What the table's finished matches are at, the only ones the ratings read: the epoch and the table's club
+    book version, which every write that can change what the ratings read bumps in its own transaction
+    (models/storage/work.py: a touched match finished before or after the write). A hand saved in a match still
+    being played leaves it as it is. It only grows, so it never names another set of finished matches."""
+    row = conn.execute("SELECT (SELECT value FROM epoch WHERE id = 1) AS epoch,"
+                       " (SELECT book FROM play_table WHERE id = ?) AS book", (table,)).fetchone()
+    return (row["epoch"], int(row["book"] or 0))
 
 
 def player_ids(conn: sqlite3.Connection, *, table: int) -> dict[str, int]:
@@ -64,15 +60,16 @@ def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, 
     Matches carry their players' names; the ids are read around them, and read again if a rename or a merge
     came between (the names then differ), so a result never names a player by someone else's id."""
     for _ in range(5):
-        before = player_ids(conn, table=table)
+        book, before = results_version(conn, table=table), player_ids(conn, table=table)
         matches = matches_where(conn, f"m.finished IS NOT NULL AND {OF_TWO}", (), "m.finished", -1, cache, table=table)
         after = player_ids(conn, table=table)
-        if before == after and all(name in after for stored in matches for name in stored.match.players):
-            version = (matches[0].epoch, len(matches), sum(m.id for m in matches),
-                       sum(m.version for m in matches)) if matches else None
+        # The book read again unchanged: no write that changes the ratings came between, so they are of `book`.
+        if before == after and results_version(conn, table=table) == book \
+                and all(name in after for stored in matches for name in stored.match.players):
+            version = book if matches else None
             results = [result_of(stored, after) for stored in matches if rated(stored)]
             return results, {i: n for n, i in after.items()}, version
-    raise RuntimeError("the players changed under five reads in a row")
+    raise RuntimeError("the players or the club book changed under five reads in a row")
 
 
 def rated(stored: StoredMatch) -> bool:

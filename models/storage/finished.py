@@ -44,9 +44,9 @@ def refresh_finished(conn: sqlite3.Connection, fingerprint: str | None = None) -
             except MatchError:
                 continue  # a match the engine now refuses keeps its index: its page says why
             if over != (stored.finished is not None):
+                work.touched(stored.id, refold=False)  # first, so the work knows it was finished before
                 conn.execute("UPDATE match SET finished = ? WHERE id = ?",
                              (finished_at(conn, stored.id) if over else None, stored.id))
-                work.touched(stored.id, refold=False)
                 corrected += 1
         conn.execute("""INSERT INTO engine (id, fingerprint) VALUES (1, ?)
                         ON CONFLICT(id) DO UPDATE SET fingerprint = excluded.fingerprint""", (fingerprint,))

@@ -36,6 +36,8 @@ class Work:
     sheets: dict[int, Sheet | None] = field(default_factory=dict)
     # matches that did not fold before the write: a repair (an edit, a delete) may leave them so
     broken: set[int] = field(default_factory=set)
+    # match id -> whether it was finished when first touched (a write that reopens it changes the ratings too)
+    rated_before: dict[int, bool] = field(default_factory=dict)
     closed: bool = False
     only: int | None = None  # the one match this work holds locked, if it was opened for one
     submission: str | None = None  # the write's one-time key, once the use case has read it (CommitUnknown)
@@ -46,6 +48,10 @@ class Work:
             raise RuntimeError("a closed unit of work takes no more writes")
         if self.only is not None and match_id != self.only:
             raise RuntimeError(f"a unit of work for match {self.only} wrote match {match_id}, which it does not hold")
+        if match_id not in self.matches:  # first touch: whether it counted for the ratings before this write
+            row = self.conn.execute("SELECT finished IS NOT NULL AS rated FROM match WHERE id = ?",
+                                    (match_id,)).fetchone()
+            self.rated_before[match_id] = bool(row and row["rated"])
         self.matches[match_id] = self.matches.get(match_id, False) or refold
         if broken_before:
             self.broken.add(match_id)
@@ -86,6 +92,10 @@ class Work:
             if self.matches[match_id]:
                 self.fold(match_id)
             self.conn.execute("UPDATE match SET version = version + 1 WHERE id = ?", (match_id,))
+            # Must stay true: a write that can change a table's ratings bumps its club book, in this transaction.
+            self.conn.execute("UPDATE play_table SET book = book + 1 WHERE id = (SELECT table_id FROM match"
+                              " WHERE id = ? AND (finished IS NOT NULL OR ? = 1))",
+                              (match_id, int(self.rated_before.get(match_id, True))))
             announce(self.conn, match_id)
         self.closed = True
 
