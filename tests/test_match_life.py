@@ -234,7 +234,7 @@ def test_a_saved_preset_is_described_by_its_own_settings(client):
                                       "format": "hollywood", "preset": "modern", "first_dealer": "1",
                                       "target": "150", "dealer_rule": "loser", "save_as": "Eva's"})
     page = client.get("/matches/new").get_data(as_text=True)
-    assert "<small>gin 25, undercut 25, box 25</small>" in page  # Modern
+    assert "<small>every bonus 25: gin 25, undercut 25, box 25</small>" in page  # Modern, with what it is
     assert "<small>gin 25, undercut 25, box 25, to 150, the loser deals</small>" in page  # the table's own
 
 
