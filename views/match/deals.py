@@ -26,7 +26,7 @@ from views.site.forms import VERSION_DIGITS, VersionForm
 from views.site.i18n import page_gettext as gettext, translated
 from views.tables.scope import device_name, table_id
 from .forms import new_form_id
-from .match_page import match_by_token_or_404, match_or_404
+from .match_page import is_table, match_or_404
 from .scoreboard import game_box
 from .sheet import RESULT_NAMES
 
@@ -35,32 +35,6 @@ bp = Blueprint("deals", __name__)
 RESULTS = ("knock", "gin", "big_gin", "draw")  # what a board's pad offers, as a hand of two's
 # A deal's results besides a board's (models/game/tables/deal.py: DEAL, LEVEL), in the page's words.
 DEAL_RESULTS = {**RESULT_NAMES, "deal": lazy_gettext("won on the boards"), "level": lazy_gettext("level")}
-
-
-def is_table(stored: StoredMatch) -> bool:
-    return stored.match.table != Table.TWO
-
-
-# The pages of a match of two that a table of three or four does not have yet: each answers 404, saying
-# so, rather than draw a table's deals as hands of two. (Its page, its deal, its name, set aside, delete,
-# history and match file are offered; the polls and streams are never linked from its page.)
-NOT_OFFERED = frozenset({
-    "matches.sheet", "matches.rematch", "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
-    "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
-    "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
-    "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
-    "readonly.view", "readonly.sheet", "readonly.big"})
-
-
-@bp.before_app_request
-def refuse_what_a_table_lacks():
-    if request.endpoint not in NOT_OFFERED or not request.view_args:
-        return None
-    token = request.view_args.get("token")
-    stored = match_by_token_or_404(token) if token else match_or_404(request.view_args["match_id"])
-    if is_table(stored):
-        abort(404, description=gettext("This page is not offered for a table of three or four yet."))
-    return None
 
 
 def next_boards(stored: StoredMatch, sheet) -> list[dict]:
@@ -133,7 +107,8 @@ def render_table(stored: StoredMatch, error: MatchError | None = None, checked=N
         boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
         money=player_net(sheet.sides, sheet.net), form_id=request.form.get("form_id") or new_form_id(),
         sent=request.form if request.method == "POST" else {}, error=translated(error) if error else None,
-        version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked, game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
+        version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked,
+        game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
     ), status
 
 

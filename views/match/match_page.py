@@ -17,20 +17,43 @@ from models.game.digits import read_count
 from models.errors import MatchError
 from models.errors import NoSuchMatch, StaleMatch
 from models.storage.matches import get_match, get_match_by_token
+from models.game.rules import Table
 from models.storage.match_rows import StoredMatch
+
+
+# The pages of a match of two that a table of three or four does not have yet: each answers 404, saying
+# so, rather than draw a table's deals as hands of two (views/match/deals.py has its page and its deal; the
+# polls and streams are never linked from its page). Every one of them reads its match through the two
+# functions below, which refuse it there: no second read of the match.
+NOT_OFFERED = frozenset({
+    "matches.sheet", "matches.rematch", "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
+    "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
+    "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
+    "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
+    "readonly.view", "readonly.sheet", "readonly.big"})
+
+
+def is_table(stored: StoredMatch) -> bool:
+    return stored.match.table != Table.TWO
+
+
+def offered(stored: StoredMatch) -> StoredMatch:
+    if request.endpoint in NOT_OFFERED and is_table(stored):
+        abort(404, description=gettext("This page is not offered for a table of three or four yet."))
+    return stored
 
 
 def match_or_404(match_id: int) -> StoredMatch:
     """The match as stored now (from the app's cache when its epoch and version are the row's)."""
     try:
-        return get_match(get_db(), match_id, table=table_id(), cache=match_cache())
+        return offered(get_match(get_db(), match_id, table=table_id(), cache=match_cache()))
     except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
 
 
 def match_by_token_or_404(token: str) -> StoredMatch:
     try:
-        return get_match_by_token(get_db(), token, table=table_id())
+        return offered(get_match_by_token(get_db(), token, table=table_id()))
     except NoSuchMatch:
         abort(404, description=gettext("This read-only link is not known here."))
 

@@ -13,14 +13,14 @@ from views.site.i18n import translated
 from models.errors import N_, MatchError, MatchNotOver
 from models.game.stakes import read_stake
 from models.game.match import MAX_HANDS, Match
-from .deals import is_table, render_table
+from .deals import render_table
 from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
 from models.game.presets import PRESETS
 from models.game.rules import TABLE_SETTING, TABLES, Table, at_table, rules_from
 from models.game.tables.seats import check_seats, seat
 
 from . import summary
-from .match_page import attach_error, match_or_404, render_match
+from .match_page import attach_error, is_table, match_or_404, render_match
 from views.tables.numbers import known
 from views.tables.scope import table_id
 from .sheet import sheet_context
