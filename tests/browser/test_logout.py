@@ -23,15 +23,21 @@ def private_server():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.mark.parametrize("lang, words", [("en", "Log out"), ("cs", "Odhlásit se"), ("sk", "Odhlásiť sa"),
-                                         ("sq", "Dil")])
-def test_logout_sits_in_the_header_and_ends_the_login(browser, private_server, lang, words):
-    context = phone(browser, private_server)
+def logged_in(context, lang: str):
+    """A new page of `context`, past the passphrase, on the home page in `lang`."""
     page = context.new_page()
     page.goto(f"/login?lang={lang}")
     page.fill("input[name=passphrase]", PASSPHRASE)
     page.press("input[name=passphrase]", "Enter")
     page.wait_for_url("**/")
+    return page
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Log out"), ("cs", "Odhlásit se"), ("sk", "Odhlásiť sa"),
+                                         ("sq", "Dil")])
+def test_logout_sits_in_the_header_and_ends_the_login(browser, private_server, lang, words):
+    context = phone(browser, private_server)
+    page = logged_in(context, lang)
     button = page.locator("header.top form.logout button")
     expect(button).to_have_text(words)
     brand, box = page.locator("header .brand").bounding_box(), button.bounding_box()
@@ -53,11 +59,7 @@ def test_the_match_page_header_takes_two_lines_at_most(browser, private_server, 
     """With a passphrase the match page's header holds the name, Sheet, Players, the language and Log out:
     what does not fit beside the name goes whole to a second line; no word is broken inside its link."""
     context = phone(browser, private_server)
-    page = context.new_page()
-    page.goto(f"/login?lang={lang}")
-    page.fill("input[name=passphrase]", PASSPHRASE)
-    page.press("input[name=passphrase]", "Enter")
-    page.wait_for_url("**/")
+    page = logged_in(context, lang)
     page.locator("textarea[name=text]").evaluate(
         "(t) => { t.value = JSON.stringify({players: ['Ana', 'Ben'], hands: [{winner: 'Ana', points: 18}]});"
         " t.form.submit(); }")
