@@ -142,7 +142,7 @@ def ladder_context() -> dict:
     rungs, provisional = ladder(book.rated.values(), least, lambda rated: reading_key(book.names[rated.player], language))
 
     def change(rated: Rated) -> int | None:
-        """What his rating moved since the night began; None if he has not finished a match tonight."""
+        """What the rating moved since the night began; None if the player has not finished a match tonight."""
         if since is None or rated.last < since:
             return None
         return rated.rating - rated.rating_before(since)
@@ -156,19 +156,19 @@ def ladder_context() -> dict:
             "start": START, "etag": etag("ladder", version), "night": night, "rating_text": rating_text}
 
 
-def drawn_ladder(context: dict, wide: bool) -> Markup:
+def drawn_ladder(context: dict, wide: bool, paper: bool = False) -> Markup:
     """The ladder's region, kept in the page cache by its ratings' version and what it shows of the request (its
     language, address and day: "today 20:14"), the provisional count and the night's start: drawing 200 rows
     costs far more than the ratings kept beside it (BENCHMARKS.md, "The ladder")."""
     version = context["book"].version
     if version is None:  # no finished match: nothing worth keeping
-        return Markup(render_template("_ladder_region.html", wide=wide, **context))
+        return Markup(render_template("_ladder_region.html", wide=wide, paper=paper, **context))
     since = context["night"].start
-    key = ("ladder", table_id(), version, context["least"], since, wide, request_part())
+    key = ("ladder", table_id(), version, context["least"], since, wide, paper, request_part())
     cache = current_app.extensions[EXTENSION].pages
     found = cache.get(key)
     if not isinstance(found, Part):
-        found = Part(render_template("_ladder_region.html", wide=wide, **context))
+        found = Part(render_template("_ladder_region.html", wide=wide, paper=paper, **context))
         cache.put(key, found)
     return Markup(found.html)
 
@@ -183,7 +183,8 @@ def index():
 @bp.get("/ladder/print")
 def printable():
     context = ladder_context()
-    return render_template("ladder_print.html", region=drawn_ladder(context, True), **context)
+    return render_template("ladder_print.html", region=drawn_ladder(context, True, paper=True),
+                           printed=datetime.now(timezone.utc).isoformat(timespec="seconds"), **context)
 
 
 @bp.get("/ladder/big")

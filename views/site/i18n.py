@@ -192,8 +192,9 @@ def clock(when: datetime) -> str:
     return babel_time(local, format="short", tzinfo=local.tzinfo, locale=current_language())
 
 
-def played(stamp: str | None, today: date | None = None) -> str:
-    """When a match was played, in the table's own clock: 'today 20:14', 'yesterday 20:14', else the date and time.
+def played(stamp: str | None, today: date | None = None, relative: bool = True) -> str:
+    """When a match was played, in the table's own clock: 'today 20:14', 'yesterday 20:14', else the date and time
+    (always the date and time when not `relative`: paper is read on another day).
 
     Two matches of the same players differ by it on every list. Stored times
     are UTC; the server stands at the table, so its local time is the table's.
@@ -204,9 +205,9 @@ def played(stamp: str | None, today: date | None = None) -> str:
     locale = current_language()
     time = clock(when)
     today = today or datetime.now().astimezone().date()
-    if when.date() == today:
+    if relative and when.date() == today:
         return gettext("today %(time)s", time=time)
-    if when.date() == today - timedelta(days=1):
+    if relative and when.date() == today - timedelta(days=1):
         return gettext("yesterday %(time)s", time=time)
     pattern = get_datetime_format("medium", locale=locale)
     return pattern.replace("{1}", babel_date(when.date(), format="medium", locale=locale)).replace("{0}", time)
