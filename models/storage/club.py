@@ -22,7 +22,7 @@ from models.game.stakes import Stake
 from .connection import immediate
 from .match_cache import MatchCache
 from .match_rows import StoredMatch
-from .matches import OF_TWO, insert_match, matches_where
+from .matches import insert_match, matches_where
 from .work import unit_of_work
 
 
@@ -61,7 +61,7 @@ def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, 
     came between (the names then differ), so a result never names a player by someone else's id."""
     for _ in range(5):
         book, before = results_version(conn, table=table), player_ids(conn, table=table)
-        matches = matches_where(conn, f"m.finished IS NOT NULL AND {OF_TWO}", (), "m.finished", -1, cache, table=table)
+        matches = matches_where(conn, "m.finished IS NOT NULL", (), "m.finished", -1, cache, table=table)
         after = player_ids(conn, table=table)
         # The book read again unchanged: no write that changes the ratings came between, so they are of `book`.
         if before == after and results_version(conn, table=table) == book \
@@ -78,9 +78,15 @@ def rated(stored: StoredMatch) -> bool:
 
 
 def result_of(stored: StoredMatch, ids: dict[str, int]) -> Result:
+    """A match of two: its winner and loser by id. A table of three or four: the ids of the winning side's players
+    and of the losing side's (chouette: the box alone, or the team)."""
     sheet = stored.sheet()
     winner = sheet.winner
-    return Result(stored.id, stored.finished, ids[winner], ids[other(sheet.players, winner)])
+    if sheet.sides is None:
+        return Result(stored.id, stored.finished, ids[winner], ids[other(sheet.players, winner)])
+    won, lost = (tuple(ids[name] for name in sheet.sides.players_of(side))
+                 for side in (winner, other(sheet.players, winner)))
+    return Result(stored.id, stored.finished, won, lost)
 
 
 def provisional_count(conn: sqlite3.Connection, *, table: int) -> int:

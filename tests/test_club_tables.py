@@ -1,0 +1,95 @@
+"""The club's book counts tables of three and four, on both engines: team ratings (the winning side's players
+ranked first), a player's record and partnerships, tonight's standings, and tonight's pairing seating four
+at a partners table; a club of matches of two reads exactly as before."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from models.game.hand import KNOCK, Hand, HandKind
+from models.game.ledger import score_sheet
+from models.game.match import Match
+from models.game.presets import PRESETS
+from models.game.ratings import MODEL, Result, rate, shown
+from models.game.rules import Table, table_rules
+from models.storage.club import finished_results, table_version
+from models.storage.matches import create_match, get_match
+from models.storage.players import player_named, players_summary
+from test_ladder_web import ledger, words  # noqa: F401 (ledger: the fixture, another connection)
+from webutil import hidden
+
+HOME = 1
+
+
+def two(one: str, other: str, winner: str) -> Match:
+    return Match((one, other), "single", one, PRESETS["classic"],
+                 (Hand(KNOCK, knocker=winner, knocker_deadwood=0, opponent_deadwood=60),) * 2)
+
+
+def partners(seats: tuple[str, str, str, str], winner: str | None) -> Match:
+    """Seats A, B, C, D (A & C against B & D); one deal typed as 130 points for `winner`'s side closes the game."""
+    hands = (Hand(HandKind.POINTS, winner=winner, points=130),) if winner else ()
+    return Match(seats, "single", seats[0], table_rules(Table.PARTNERS), hands)
+
+
+def chouette(seats: tuple[str, ...], winner: str) -> Match:
+    return Match(seats, "single", seats[0], table_rules(Table.CHOUETTE),
+                 (Hand(HandKind.POINTS, winner=winner, points=130),))
+
+
+def ids(ledger) -> dict[str, int]:
+    return {row["name"]: row["id"] for row in players_summary(ledger, table=HOME)}
+
+
+# ---- ratings ----------------------------------------------------------------------------------------
+
+def test_a_two_only_club_rates_as_openskill_one_against_one(ledger):
+    for one, other, winner in [("Ana", "Ben", "Ana"), ("Ben", "Cy", "Cy"), ("Cy", "Ana", "Ana")]:
+        create_match(ledger, two(one, other, winner), table=HOME)
+    results, names, _ = finished_results(ledger, table=HOME)
+    assert all(isinstance(result.winner, int) and isinstance(result.loser, int) for result in results)
+    beliefs = {}
+    for result in sorted(results, key=lambda r: (r.finished, r.match_id)):
+        teams = [[beliefs.get(p) or MODEL.rating()] for p in (result.winner, result.loser)]
+        [[beliefs[result.winner]], [beliefs[result.loser]]] = MODEL.rate(teams, ranks=[1, 2])
+    rated = rate(results)
+    assert {names[p]: r.rating for p, r in rated.items()} == \
+        {names[p]: shown(b.mu, b.sigma) for p, b in beliefs.items()}
+    # the same match written as teams of one folds to the very same numbers
+    as_teams = [Result(r.match_id, r.finished, (r.winner,), (r.loser,)) for r in results]
+    assert {p: (r.mu, r.sigma) for p, r in rate(as_teams).items()} == {p: (r.mu, r.sigma) for p, r in rated.items()}
+
+
+def test_a_partners_match_rates_the_winning_side_first_and_an_open_one_nobody(ledger):
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Cy"), table=HOME)
+    create_match(ledger, partners(("Eva", "Fay", "Gus", "Hal"), None), table=HOME)  # still being played
+    results, names, _ = finished_results(ledger, table=HOME)
+    [result] = results
+    assert {names[p] for p in result.winners} == {"Ana", "Cy"}
+    assert {names[p] for p in result.losers} == {"Ben", "Dan"}
+    rated = {names[p]: r for p, r in rate(results).items()}
+    assert set(rated) == {"Ana", "Ben", "Cy", "Dan"}
+    assert rated["Ana"].rating == rated["Cy"].rating > 0 > rated["Ben"].rating == rated["Dan"].rating
+    assert (rated["Ana"].won, rated["Ben"].won, rated["Ana"].matches) == (1, 0, 1)
+
+
+def test_chouette_rates_the_box_alone_against_the_team(ledger):
+    create_match(ledger, chouette(("Ana", "Ben", "Cy"), "Ana"), table=HOME)
+    [result] = finished_results(ledger, table=HOME)[0]
+    names = {i: n for n, i in ids(ledger).items()}
+    assert ([names[p] for p in result.winners], sorted(names[p] for p in result.losers)) == (["Ana"], ["Ben", "Cy"])
+    rated = {names[p]: r.rating for p, r in rate([result]).items()}
+    assert rated["Ana"] > 0 > rated["Ben"] == rated["Cy"]
+
+
+def test_one_player_on_both_sides_is_refused():
+    with pytest.raises(ValueError):
+        rate([Result(1, "2026-01-01T20:00:00", (1, 2), (3, 1))])
+
+
+def test_the_ladder_lists_a_tables_players(client, ledger):
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ben"), table=HOME)
+    page = words(client.get("/ladder"))
+    assert all(name in page for name in ("Ana", "Ben", "Cy", "Dan"))
