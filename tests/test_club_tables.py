@@ -14,6 +14,7 @@ from models.game.match import Match
 from models.game.presets import PRESETS
 from models.game.ratings import MODEL, Result, rate, shown
 from models.game.rules import Table, table_rules
+from models.game.stats import partnerships, player_record
 from models.storage.club import finished_results, table_version
 from models.storage.matches import create_match, get_match
 from models.storage.players import player_named, players_summary
@@ -93,3 +94,48 @@ def test_the_ladder_lists_a_tables_players(client, ledger):
     create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ben"), table=HOME)
     page = words(client.get("/ladder"))
     assert all(name in page for name in ("Ana", "Ben", "Cy", "Dan"))
+
+
+# ---- records and partnerships ----------------------------------------------------------------------
+
+def test_a_players_record_counts_a_tables_matches_and_partners():
+    sheets = [score_sheet(partners(("Ana", "Ben", "Cy", "Dan"), "Cy")),
+              score_sheet(partners(("Ana", "Cy", "Dan", "Ben"), "Cy")),  # Ana & Dan against Cy & Ben, who win
+              score_sheet(two("Ana", "Ben", "Ben")),
+              score_sheet(partners(("Ana", "Eva", "Dan", "Fay"), None))]  # still being played
+    record = player_record("Ana", sheets)
+    figures = (record.matches, record.matches_won, record.games_won, record.net)
+    assert figures == (4, 1, 1, 510 - 510 + sheets[2].net["Ana"])
+    assert sheets[2].net["Ana"] < 0
+    cy = player_record("Cy", sheets)
+    assert (cy.matches, cy.matches_won, cy.games_won, cy.net) == (2, 2, 2, 1020)
+    together = {one.partner: (one.matches, one.won) for one in partnerships("Ana", sheets)}
+    assert together == {"Cy": (1, 1), "Dan": (2, 0)}
+    assert [one.partner for one in partnerships("Ana", sheets)] == ["Cy", "Dan"]  # the most won first
+    # Eva & Fay's match is still being played: played together, won nothing yet
+    assert [(one.partner, one.matches, one.won) for one in partnerships("Eva", sheets)] == [("Fay", 1, 0)]
+
+
+def test_chouettes_team_are_partners_and_the_box_has_none():
+    sheets = [score_sheet(chouette(("Ana", "Ben", "Cy", "Dan"), "Ben"))]
+    assert {one.partner: (one.matches, one.won) for one in partnerships("Ben", sheets)} == {"Cy": (1, 1), "Dan": (1, 1)}
+    assert partnerships("Ana", sheets) == []
+    box = player_record("Ana", sheets)
+    assert (box.matches, box.matches_won, box.net) == (1, 0, -3 * sheets[0].net["Ben & Cy & Dan"])
+
+
+def test_the_players_page_shows_tables_and_with_whom(client, ledger):
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Cy"), table=HOME)
+    create_match(ledger, two("Ana", "Ben", "Ben"), table=HOME)
+    ana = ids(ledger)["Ana"]
+    page = client.get(f"/players/{ana}")
+    html, said = page.get_data(as_text=True), words(page)
+    assert "With whom" in said
+    partners_table = html[html.index('id="partners"'):html.index("Head-to-head")]
+    assert re.search(r'href="/players/\d+">Cy</a>.*?</th><td>1</td><td>1</td>', partners_table.replace("<bdi>", "")
+                     .replace("</bdi>", ""))
+    assert "Ben" not in partners_table  # an opponent, not a partner
+    assert "Ana &amp; Cy vs Ben &amp; Dan" in html  # the match list names the sides
+    assert re.search(r"Matches played 2 Matches won 1", said)
+    # head-to-head stays a page of matches of two
+    assert f"/players/{ana}/vs/{ids(ledger)['Ben']}" in html and f"/vs/{ids(ledger)['Cy']}" not in html

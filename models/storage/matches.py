@@ -102,8 +102,12 @@ def count_abandoned(conn: sqlite3.Connection, *, table: int) -> int:
 
 
 def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
-               cache: MatchCache | None = None, *, table: int) -> list[StoredMatch]:
-    """A player's matches (or a pair's), oldest first, for records and head-to-head."""
+               cache: MatchCache | None = None, *, table: int, tables: bool = False) -> list[StoredMatch]:
+    """A player's matches (or a pair's), oldest first, for records and head-to-head; `tables`: a player's
+    matches at tables of three and four too (the player's page), in any seat."""
+    if tables and other is None:
+        return matches_where(conn, "p1.name = ? OR p2.name = ? OR p3.name = ? OR p4.name = ?", (name,) * 4,
+                             "m.created ASC", -1, cache, table=table)
     where = f"{OF_TWO} AND (p1.name = ? OR p2.name = ?)"
     params: tuple = (name, name)
     if other is not None:
