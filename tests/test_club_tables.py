@@ -11,6 +11,8 @@ import pytest
 from models.game.hand import KNOCK, Hand, HandKind
 from models.game.ledger import score_sheet
 from models.game.match import Match
+from models.game.night import Night, tallies
+from models.game.evening import Evening, Played
 from models.game.presets import PRESETS
 from models.game.ratings import MODEL, Result, rate, shown
 from models.game.rules import Table, table_rules
@@ -139,3 +141,25 @@ def test_the_players_page_shows_tables_and_with_whom(client, ledger):
     assert re.search(r"Matches played 2 Matches won 1", said)
     # head-to-head stays a page of matches of two
     assert f"/players/{ana}/vs/{ids(ledger)['Ben']}" in html and f"/vs/{ids(ledger)['Cy']}" not in html
+
+
+# ---- tonight --------------------------------------------------------------------------------------
+
+def test_tonights_tallies_count_each_player_of_a_table():
+    sheet = score_sheet(partners(("Ana", "Ben", "Cy", "Dan"), "Dan"))
+    at = datetime(2026, 12, 1, 20, tzinfo=timezone.utc)
+    night = Night((Evening((Played(1, at, at, sheet),)),))
+    lines = {line.name: (line.matches, line.matches_won, line.games_won, line.net)
+             for line in tallies(night.matches, str)}
+    assert lines == {"Ben": (1, 1, 1, 510), "Dan": (1, 1, 1, 510), "Ana": (1, 0, 0, -510), "Cy": (1, 0, 0, -510)}
+    assert night.met == {frozenset(pair) for pair in (("Ana", "Ben"), ("Ana", "Dan"), ("Cy", "Ben"), ("Cy", "Dan"))}
+    assert night.names == {"Ana", "Ben", "Cy", "Dan"}
+
+
+def test_tonights_page_stands_a_tables_players_and_who_is_playing(client, ledger):
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ana"), table=HOME)
+    create_match(ledger, partners(("Eva", "Fay", "Gus", "Hal"), None), table=HOME)
+    said = words(client.get("/tonight"))
+    assert re.search(r"Ana 1 1 1 \+510", said) and re.search(r"Ben 1 0 0 −510", said)
+    assert "Ana & Cy vs Ben & Dan" in said
+    assert "Playing now: Eva, Fay, Gus, Hal" in said

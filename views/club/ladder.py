@@ -104,7 +104,7 @@ def table_night() -> tuple[Night, list[StoredMatch]]:
     """The evenings going on now at the table (models/game/evening.py), all of them: the club's night."""
     now = datetime.now(timezone.utc)
     since = (now - 4 * GAP).isoformat(timespec="seconds")
-    matches = recent_matches(get_db(), since, cache=match_cache(), table=table_id())
+    matches = recent_matches(get_db(), since, cache=match_cache(), table=table_id(), tables=True)
     return Night(tuple(tonight(played_matches(matches), now))), matches
 
 
@@ -257,7 +257,7 @@ def tonight_context() -> dict:
     ratings = {player: book.rated[player].rating if player in book.rated else START for player in here}
     busy = {ids[name] for name in night.playing if name in ids}
     met = {frozenset(ids[name] for name in pair) for pair in night.met if all(name in ids for name in pair)}
-    played = Counter(ids[name] for game in night.matches for name in game.sheet.players if name in ids)
+    played = Counter(ids[name] for game in night.matches for name in game.sheet.match.players if name in ids)
     suggested = pairings(ratings, busy, met, played)
     by_id = {stored.id: stored for stored in matches}
     return {"night": night, "lines": tallies(night.matches, lambda name: reading_key(name, language)),
