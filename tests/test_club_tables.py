@@ -13,6 +13,7 @@ from models.game.ledger import score_sheet
 from models.game.match import Match
 from models.game.night import Night, tallies
 from models.game.evening import Evening, Played
+from models.game.pairing import tables_of_four
 from models.game.presets import PRESETS
 from models.game.ratings import MODEL, Result, rate, shown
 from models.game.rules import Table, table_rules
@@ -163,3 +164,97 @@ def test_tonights_page_stands_a_tables_players_and_who_is_playing(client, ledger
     assert re.search(r"Ana 1 1 1 \+510", said) and re.search(r"Ben 1 0 0 −510", said)
     assert "Ana & Cy vs Ben & Dan" in said
     assert "Playing now: Eva, Fay, Gus, Hal" in said
+
+
+# ---- tonight's pairing of four ---------------------------------------------------------------------
+
+def test_pairs_are_seated_two_by_two_the_higher_of_one_with_the_lower_of_the_other():
+    assert tables_of_four(((1, 2), (3, 4), (5, 6))) == (((1, 2, 4, 3),), ((5, 6),))
+    assert tables_of_four(((1, 2),)) == ((), ((1, 2),))
+    assert tables_of_four(()) == ((), ())
+
+
+def start_buttons(html: str) -> list[tuple[str, ...]]:
+    return re.findall(r'name="one" value="(\d+)"><input type="hidden" name="two" value="(\d+)">'
+                      r'(?:<input type="hidden" name="three" value="(\d+)">'
+                      r'<input type="hidden" name="four" value="(\d+)">)?',
+                      html)
+
+
+def test_after_a_partners_match_tonight_seats_four_and_one_tap_starts_partners(client, ledger):
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ana"), table=HOME)
+    page = client.get("/tonight")
+    html = page.get_data(as_text=True)
+    assert 'value="four" checked' in html and "Tables of four" in words(page)
+    [seats] = start_buttons(html)
+    assert all(seats)  # one table of four, no pair of two
+    names = {i: n for n, i in ids(ledger).items()}
+    seated = [names[int(i)] for i in seats]
+    # Ana & Cy and Ben & Dan met as opponents only: each pair of the matching is a partnership, split across sides
+    assert {frozenset(seated[0::2]), frozenset(seated[1::2])} == {frozenset(("Ana", "Dan")), frozenset(("Ben", "Cy"))} \
+        or {frozenset(seated[0::2]), frozenset(seated[1::2])} == {frozenset(("Ana", "Ben")), frozenset(("Cy", "Dan"))}
+    tap = {"csrf_token": hidden(html, "csrf_token"), **dict(zip(("one", "two", "three", "four"), seats))}
+    answer = client.post("/tonight/start", data=tap)
+    assert answer.status_code == 302
+    stored = get_match(ledger, int(answer.headers["Location"].rsplit("/", 1)[1]), table=HOME)
+    assert stored.match.players == tuple(seated) and stored.match.table == Table.PARTNERS
+    assert stored.match.rules == table_rules(Table.PARTNERS)
+    # a second tap: everyone is still playing, nothing more starts
+    version = table_version(ledger, table=HOME)
+    again = client.post("/tonight/start", data=tap, follow_redirects=True)
+    assert "is still playing a match; nothing was started." in words(again)
+    assert table_version(ledger, table=HOME) == version
+
+
+def test_tables_of_two_on_asking_and_a_pair_started_with_the_latest_match_of_twos_rules(client, ledger):
+    create_match(ledger, Match(("Eva", "Fay"), "single", "Eva", PRESETS["modern"],
+                               (Hand(KNOCK, knocker="Eva", knocker_deadwood=0, opponent_deadwood=60),) * 2),
+                 table=HOME)
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ana"), table=HOME)
+    html = client.get("/tonight?seats=two").get_data(as_text=True)
+    assert 'value="two" checked' in html
+    buttons = start_buttons(html)
+    assert buttons and not any(button[2] for button in buttons)
+    one, other = buttons[0][:2]
+    answer = client.post("/tonight/start?seats=two", data={"csrf_token": hidden(html, "csrf_token"), "one": one,
+                                                           "two": other})
+    stored = get_match(ledger, int(answer.headers["Location"].rsplit("/", 1)[1]), table=HOME)
+    assert (stored.match.table, stored.match.format, stored.match.rules) == (Table.TWO, "single", PRESETS["modern"])
+
+
+def test_a_club_of_two_seats_pairs_of_two_by_default(client, ledger):
+    create_match(ledger, two("Ana", "Ben", "Ana"), table=HOME)
+    create_match(ledger, two("Cy", "Dan", "Dan"), table=HOME)
+    html = client.get("/tonight").get_data(as_text=True)
+    assert 'value="two" checked' in html
+    assert start_buttons(html) and not any(button[2] for button in start_buttons(html))
+    assert "Start partners" not in html
+    four = client.get("/tonight?seats=four").get_data(as_text=True)
+    [seats] = start_buttons(four)
+    assert all(seats)
+
+
+@pytest.mark.parametrize("seats, said", [((0, 1, 2, 0), "in two seats of the table"),
+                                         ((0, 1, 2, None), "no such player")])
+def test_a_bad_table_of_four_gets_a_sentence_and_starts_nothing(client, ledger, seats, said):
+    create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ana"), table=HOME)
+    html = client.get("/tonight").get_data(as_text=True)
+    players = [player_named(ledger, name, table=HOME)["id"] for name in ("Ana", "Ben", "Cy")]
+    data = {field: ("999999" if at is None else str(players[at]))
+            for field, at in zip(("one", "two", "three", "four"), seats)}
+    version = table_version(ledger, table=HOME)
+    answer = client.post("/tonight/start", data={"csrf_token": hidden(html, "csrf_token"), **data},
+                         follow_redirects=True)
+    assert said in words(answer)
+    assert table_version(ledger, table=HOME) == version
+
+
+def test_a_player_in_an_open_tables_seat_three_is_busy(client, ledger):
+    create_match(ledger, two("Ana", "Ben", "Ana"), table=HOME)
+    create_match(ledger, two("Gil", "Hal", "Hal"), table=HOME)
+    create_match(ledger, partners(("Eva", "Fay", "Cy", "Dan"), None), table=HOME)  # Cy in seat 3, open
+    html = client.get("/tonight").get_data(as_text=True)
+    ana, cy = (player_named(ledger, name, table=HOME)["id"] for name in ("Ana", "Cy"))
+    answer = client.post("/tonight/start", data={"csrf_token": hidden(html, "csrf_token"), "one": str(ana),
+                                                 "two": str(cy)}, follow_redirects=True)
+    assert "Cy is still playing a match; nothing was started." in words(answer)
