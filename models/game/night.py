@@ -3,7 +3,9 @@
 `models/game/evening.py` keeps an evening per pair of players; a club's night is all of them at once:
 the evenings still going (`evening.tonight`), their matches, and per player the matches played and
 won, the games won, the net points and the money (per currency, where staked). Nothing is stored:
-all of it is read off the folded sheets.
+all of it is read off the folded sheets. A match of a table of three or four counts for each of its
+players: its match and games as the player's side's, its net and money as the player's own
+(`tables.money.player_net`); who met whom is every player against each opponent across the sides.
 """
 from __future__ import annotations
 
@@ -13,7 +15,10 @@ from datetime import datetime
 from decimal import Decimal
 
 from .evening import Evening, Played
+from .ledger import Sheet
 from .stakes import Stake, payments
+from .stats import side_of
+from .tables.money import player_net
 
 
 @dataclass(frozen=True)
@@ -33,17 +38,28 @@ class Night:
 
     @property
     def met(self) -> frozenset:
-        """The pairs that played each other tonight."""
-        return frozenset(played.pair for played in self.matches)
+        """The pairs of players that played each other tonight (at a table: each against each opponent)."""
+        return frozenset(frozenset((one, two)) for played in self.matches
+                         for one, two in opponents(played.sheet))
 
     @property
     def playing(self) -> frozenset:
-        """The names in a match still being played."""
-        return frozenset(name for played in self.matches if not played.sheet.finished for name in played.sheet.players)
+        """The players in a match still being played."""
+        return frozenset(name for played in self.matches if not played.sheet.finished
+                         for name in played.sheet.match.players)
 
     @property
     def names(self) -> frozenset:
-        return frozenset(name for played in self.matches for name in played.sheet.players)
+        """Every player seated tonight, in any seat of any table."""
+        return frozenset(name for played in self.matches for name in played.sheet.match.players)
+
+
+def opponents(sheet: Sheet) -> list[tuple[str, str]]:
+    """Who faced whom in a match: its two players, or each player of one side with each of the other."""
+    if sheet.sides is None:
+        return [tuple(sheet.players)]
+    first, second = sheet.sides.players
+    return [(one, two) for one in first for two in second]
 
 
 @dataclass
@@ -63,14 +79,21 @@ def tallies(matches: Iterable[Played], name_key: Callable[[str], object]) -> lis
     found: dict[str, Tally] = {}
     for played in matches:
         sheet = played.sheet
-        for name in sheet.players:
+        own = sheet.net if sheet.sides is None else player_net(sheet.sides, sheet.net)
+        for name in sheet.match.players:
+            side = side_of(name, sheet)
             tally = found.setdefault(name, Tally(name))
             tally.matches += 1
-            tally.matches_won += sheet.finished and sheet.winner == name
-            tally.games_won += sheet.games_won(name)
-            tally.net += sheet.net[name]
-        if played.stake is not None:
+            tally.matches_won += sheet.finished and sheet.winner == side
+            tally.games_won += sheet.games_won(side)
+            tally.net += own[name]
+        if played.stake is None:
+            continue
+        if sheet.sides is None:
             add_money(found, played.stake, payments(sheet, played.stake))
+        else:
+            for name, points in own.items():
+                add_amount(found[name], played.stake, points * played.stake.per_point)
     return sorted(found.values(), key=lambda tally: (-tally.net, name_key(tally.name)))
 
 
@@ -80,5 +103,10 @@ def add_money(found: dict[str, Tally], stake: Stake, paid) -> None:
         if pay.game is not None:
             continue
         for name, sign in ((pay.payee, 1), (pay.payer, -1)):
-            kept, amount = found[name].money.get(stake.currency, (stake, Decimal(0)))
-            found[name].money[stake.currency] = (kept, amount + sign * pay.amount)
+            add_amount(found[name], stake, sign * pay.amount)
+
+
+def add_amount(tally: Tally, stake: Stake, amount: Decimal) -> None:
+    """What a player is up (+) or down (-) in the stake's currency, added to the night's."""
+    kept, before = tally.money.get(stake.currency, (stake, Decimal(0)))
+    tally.money[stake.currency] = (kept, before + amount)

@@ -59,6 +59,28 @@ def pairings(ratings: Mapping[int, int], busy: Iterable[int] = (), met: Iterable
     return Pairs(tuple(pairs), left, frozenset(player for player in left if not any(graph.adj[player])))
 
 
+def tables_of_four(pairs: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int, int, int], ...],
+                                                                tuple[tuple[int, int], ...]]:
+    """The matching's pairs seated two by two at partners tables, in the order listed (the closest ratings
+    together), and an odd pair left over, which plays as a table of two.
+
+    Must stay true: pairs (A, B) and (D, C), each its higher rating first, sit in seats (A, B, C, D), so A & C
+    play B & D: each pair of the matching meets on a board of the first deal, and each side is one pair's
+    higher rating with the other pair's lower one."""
+    tables = tuple((one[0], one[1], two[1], two[0]) for one, two in zip(pairs[0::2], pairs[1::2]))
+    return tables, pairs[len(tables) * 2:]
+
+
+def check_players(players: tuple[int | None, ...], known: Iterable[int]) -> tuple[int, ...]:
+    """The players of a table of four asked for: each one of the table's, and four different ones."""
+    known = set(known)
+    if any(player not in known for player in players):
+        raise PairingRefused(N_("There is no such player at this table; nothing was started."))
+    if len(set(players)) != len(players):
+        raise PairingRefused(N_("A player is in two seats of the table; nothing was started."))
+    return tuple(players)
+
+
 def check_pair(one: int | None, two: int | None, known: Iterable[int]) -> tuple[int, int]:
     """The two players of a match asked for, each one of the table's, and two of them."""
     known = set(known)

@@ -1,8 +1,9 @@
 """Ratings: a pure fold of a table's finished matches, in the order they finished, through openskill.
 
-Nothing here is stored. Each finished match rates its two players with openskill's Plackett-Luce
-model (Weng-Lin's Bayesian approximation): the winner of the match (two games of three in Hollywood,
-the game in a single game: `Sheet.winner`) ranks first. A player's rating is a belief about his
+Nothing here is stored. Each finished match rates its players with openskill's Plackett-Luce
+model (Weng-Lin's Bayesian approximation) as two teams: the winning side of the match (two games of
+three in Hollywood, the game in a single game: `Sheet.winner`) ranks first. At a table of two each
+team is one player; partners are two teams of two, chouette the box alone against the team of 2-3. A player's rating is a belief about his
 skill, a mean `mu` and an uncertainty `sigma`; the number shown is the cautious end of it,
 `SCALE * (mu - 3 sigma)`: a new player shows 0, and it rises as his results show what he can do.
 
@@ -32,12 +33,21 @@ TREND_POINTS = 20  # the trend picture shows the rating after each of the player
 
 @dataclass(frozen=True)
 class Result:
-    """A finished match as the fold reads it: when it finished (ISO text, UTC), who won and who lost (player ids)."""
+    """A finished match as the fold reads it: when it finished (ISO text, UTC), who won and who lost: a player id
+    at a table of two, else the ids of the winning side's players and of the losing side's."""
 
     match_id: int
     finished: str
-    winner: int
-    loser: int
+    winner: int | tuple[int, ...]
+    loser: int | tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.winner if isinstance(self.winner, tuple) else (self.winner,)
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        return self.loser if isinstance(self.loser, tuple) else (self.loser,)
 
 
 @dataclass(frozen=True)
@@ -102,14 +112,18 @@ def rate(results: Iterable[Result]) -> Mapping[int, Rated]:
     beliefs: dict = {}  # player id -> his openskill rating object after his latest match (the model returns new ones)
     points: dict[int, list[Point]] = {}
     for result in in_order(results):
-        if result.winner == result.loser:
-            raise ValueError(f"match {result.match_id} has one player on both sides")
-        teams = [[beliefs.get(player) or MODEL.rating()] for player in (result.winner, result.loser)]
-        [[winner], [loser]] = MODEL.rate(teams, ranks=[1, 2])
-        for player, after, won in ((result.winner, winner, True), (result.loser, loser, False)):
-            beliefs[player] = after
-            points.setdefault(player, []).append(
-                Point(result.match_id, result.finished, shown(after.mu, after.sigma), won))
+        sides = (result.winners, result.losers)
+        seated = [player for side in sides for player in side]
+        if len(set(seated)) != len(seated) or not all(sides):
+            raise ValueError(f"match {result.match_id} has a player on both sides, or a side of nobody")
+        teams = [[beliefs.get(player) or MODEL.rating() for player in side] for side in sides]
+        # One team per side, the winners ranked first: a match of two is a team of one against a team of one.
+        after_teams = MODEL.rate(teams, ranks=[1, 2])
+        for side, after_team, won in ((sides[0], after_teams[0], True), (sides[1], after_teams[1], False)):
+            for player, after in zip(side, after_team):
+                beliefs[player] = after
+                points.setdefault(player, []).append(
+                    Point(result.match_id, result.finished, shown(after.mu, after.sigma), won))
     return MappingProxyType({player: Rated(player, after.mu, after.sigma, tuple(points[player]))
                              for player, after in beliefs.items()})
 

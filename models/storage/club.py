@@ -13,16 +13,17 @@ from decimal import Decimal
 from models.errors import N_, MatchError
 from models.game.hand import other
 from models.game.match import Match
-from models.game.pairing import PairingRefused, check_pair
+from models.game.pairing import PairingRefused, check_pair, check_players
 from models.game.ratings import PROVISIONAL_MOST, Result
 from models.game.presets import PRESETS
-from models.game.rules import Rules, rules_from
+from models.game.rules import Rules, Table, at_table, rules_from
 from models.game.stakes import Stake
 
 from .connection import immediate
 from .match_cache import MatchCache
 from .match_rows import StoredMatch
-from .matches import OF_TWO, insert_match, matches_where
+from .matches import insert_match, matches_where
+from .players import SEAT_COLUMNS
 from .work import unit_of_work
 
 
@@ -61,7 +62,7 @@ def finished_results(conn: sqlite3.Connection, cache: MatchCache | None = None, 
     came between (the names then differ), so a result never names a player by someone else's id."""
     for _ in range(5):
         book, before = results_version(conn, table=table), player_ids(conn, table=table)
-        matches = matches_where(conn, f"m.finished IS NOT NULL AND {OF_TWO}", (), "m.finished", -1, cache, table=table)
+        matches = matches_where(conn, "m.finished IS NOT NULL", (), "m.finished", -1, cache, table=table)
         after = player_ids(conn, table=table)
         # The book read again unchanged: no write that changes the ratings came between, so they are of `book`.
         if before == after and results_version(conn, table=table) == book \
@@ -78,9 +79,15 @@ def rated(stored: StoredMatch) -> bool:
 
 
 def result_of(stored: StoredMatch, ids: dict[str, int]) -> Result:
+    """A match of two: its winner and loser by id. A table of three or four: the ids of the winning side's players
+    and of the losing side's (chouette: the box alone, or the team)."""
     sheet = stored.sheet()
     winner = sheet.winner
-    return Result(stored.id, stored.finished, ids[winner], ids[other(sheet.players, winner)])
+    if sheet.sides is None:
+        return Result(stored.id, stored.finished, ids[winner], ids[other(sheet.players, winner)])
+    won, lost = (tuple(ids[name] for name in sheet.sides.players_of(side))
+                 for side in (winner, other(sheet.players, winner)))
+    return Result(stored.id, stored.finished, won, lost)
 
 
 def provisional_count(conn: sqlite3.Connection, *, table: int) -> int:
@@ -95,44 +102,66 @@ def set_provisional_count(conn: sqlite3.Connection, count: int, *, table: int) -
         conn.execute("UPDATE play_table SET provisional = ? WHERE id = ?", (count, table))
 
 
-def table_rules(conn: sqlite3.Connection, *, table: int) -> tuple[str, Rules, Stake | None]:
+def table_rules(conn: sqlite3.Connection, *, table: int,
+                kind: Table | None = None) -> tuple[str, Rules, Stake | None]:
     """The rules a suggested match starts with: those of the table's latest match (its format, rules and stake),
-    else a Hollywood match of the classic preset, for nothing."""
-    row = conn.execute("SELECT format, rules, stake, currency FROM match WHERE table_id = ? AND deleted IS NULL"
-                       " ORDER BY created DESC, id DESC LIMIT 1", (table,)).fetchone()
-    if row is None:
-        return "hollywood", PRESETS["classic"], None
-    stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
-    return row["format"], rules_from(json.loads(row["rules"])), stake
+    else a Hollywood match of the classic preset, for nothing. `kind` (two or partners): the latest match of that
+    kind; partners with no partners match yet take the latest match of two's rules at a partners table."""
+    seats = {None: "TRUE", Table.TWO: "player3_id IS NULL", Table.PARTNERS: "player4_id IS NOT NULL"}[kind]
+    limit = " LIMIT 1" if kind is None else ""  # any table's latest match is the first row
+    # `seats` and `limit` are constant fragments written here; the table is a bound parameter.
+    rows = conn.execute(f"SELECT format, rules, stake, currency FROM match"  # nosec B608
+                        f" WHERE table_id = ? AND deleted IS NULL AND {seats} ORDER BY created DESC, id DESC{limit}",
+                        (table,))
+    for row in rows:
+        rules = rules_from(json.loads(row["rules"]))
+        if kind is None or rules.table == kind:
+            stake = Stake(Decimal(row["stake"]), row["currency"] or "") if row["stake"] else None
+            return row["format"], rules, stake
+    if kind == Table.PARTNERS:
+        game_format, rules, stake = table_rules(conn, table=table, kind=Table.TWO)
+        return game_format, at_table(rules, Table.PARTNERS), stake
+    return "hollywood", PRESETS["classic"], None
 
 
-def playing_since(conn: sqlite3.Connection, players: tuple[int, int], since: str, *, table: int) -> list[int]:
-    """Which of `players` is in a match still being played: open, not set aside, started or given a hand
-    since `since` (an older open match is one the table forgot, as the night's evenings count it)."""
+def latest_table(conn: sqlite3.Connection, *, table: int) -> Table:
+    """The table the club's latest match was played at (two before any match)."""
+    return table_rules(conn, table=table)[1].table
+
+
+def playing_since(conn: sqlite3.Connection, players: tuple[int, ...], since: str, *, table: int) -> list[int]:
+    """Which of `players` is in a match still being played, in any seat: open, not set aside, started or given a
+    hand since `since` (an older open match is one the table forgot, as the night's evenings count it)."""
+    marks = ", ".join("?" * len(players))
+    seats = " OR ".join(f"m.{column} IN ({marks})" for column in SEAT_COLUMNS)
+    # Only the seat columns' names and "?" placeholders are formatted in; the values are bound parameters.
     rows = conn.execute(
-        """SELECT m.player1_id, m.player2_id FROM match m
+        f"""SELECT {", ".join("m." + column for column in SEAT_COLUMNS)} FROM match m
            WHERE m.table_id = ? AND m.finished IS NULL AND m.abandoned IS NULL AND m.deleted IS NULL
-             AND (m.player1_id IN (?, ?) OR m.player2_id IN (?, ?))
+             AND ({seats})
              AND (m.created >= ? OR EXISTS (SELECT 1 FROM hand h WHERE h.match_id = m.id AND h.deleted IS NULL
-                                                                    AND h.created >= ?))""",
-        (table, *players, *players, since, since)).fetchall()
-    return [player for player in players if any(player in (row["player1_id"], row["player2_id"]) for row in rows)]
+                                                                    AND h.created >= ?))""",  # nosec B608
+        (table, *players * len(SEAT_COLUMNS), since, since)).fetchall()
+    return [player for player in players if any(player in (row[column] for column in SEAT_COLUMNS) for row in rows)]
 
 
-def start_pairing(conn: sqlite3.Connection, one: int | None, two: int | None, since: str, pick_dealer, *,
+def start_pairing(conn: sqlite3.Connection, players: tuple[int | None, ...], since: str, pick_dealer, *,
                   table: int) -> tuple[int, Match]:
-    """A suggested pair's match, with the rules of the table's latest match, in one unit of work: the pair is
-    checked against the players and the matches it holds locked, so a second tap or a second phone starts
-    no second match for a player still playing (PairingRefused)."""
+    """A suggested match, in one unit of work: a pair's match of two with the rules of the table's latest match
+    of two, or four players' partners match (seats in order: the first and third against the second and
+    fourth) with those of its latest partners match. The players are checked against the players and the
+    matches they hold locked, so a second tap or a second phone starts no second match for a player still
+    playing (PairingRefused)."""
     with unit_of_work(conn) as work:
         names = {player: name for name, player in player_ids(conn, table=table).items()}
-        one, two = check_pair(one, two, names)
-        busy = playing_since(conn, (one, two), since, table=table)
+        seated = check_pair(*players, names) if len(players) == 2 else check_players(players, names)
+        busy = playing_since(conn, seated, since, table=table)
         if busy:
             raise PairingRefused(N_("{name} is still playing a match; nothing was started."), name=names[busy[0]])
-        game_format, rules, stake = table_rules(conn, table=table)
-        players = (names[one], names[two])
-        match = Match(players, game_format, pick_dealer(players), rules)
+        kind = Table.TWO if len(seated) == 2 else Table.PARTNERS
+        game_format, rules, stake = table_rules(conn, table=table, kind=kind)
+        seats = tuple(names[player] for player in seated)
+        match = Match(seats, game_format, pick_dealer(seats), rules)
         match_id = insert_match(conn, match, stake, table=table)
         work.touched(match_id)
     return match_id, match

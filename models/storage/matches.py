@@ -102,8 +102,12 @@ def count_abandoned(conn: sqlite3.Connection, *, table: int) -> int:
 
 
 def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
-               cache: MatchCache | None = None, *, table: int) -> list[StoredMatch]:
-    """A player's matches (or a pair's), oldest first, for records and head-to-head."""
+               cache: MatchCache | None = None, *, table: int, tables: bool = False) -> list[StoredMatch]:
+    """A player's matches (or a pair's), oldest first, for records and head-to-head; `tables`: a player's
+    matches at tables of three and four too (the player's page), in any seat."""
+    if tables and other is None:
+        return matches_where(conn, "p1.name = ? OR p2.name = ? OR p3.name = ? OR p4.name = ?", (name,) * 4,
+                             "m.created ASC", -1, cache, table=table)
     where = f"{OF_TWO} AND (p1.name = ? OR p2.name = ?)"
     params: tuple = (name, name)
     if other is not None:
@@ -113,16 +117,18 @@ def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
 
 
 def recent_matches(conn: sqlite3.Connection, since: str, cache: MatchCache | None = None, *,
-                   table: int) -> list[StoredMatch]:
+                   table: int, tables: bool = False) -> list[StoredMatch]:
     """The matches an evening going on now can hold, oldest first: started or finished since
-    `since`, or still open; the abandoned ones are set aside, as on the home lists."""
-    where = f"{OF_TWO} AND (m.created >= ? OR m.finished >= ? OR m.finished IS NULL) AND m.abandoned IS NULL"
+    `since`, or still open; the abandoned ones are set aside, as on the home lists. `tables`: those of
+    tables of three and four too (the club's night)."""
+    seats = "TRUE" if tables else OF_TWO
+    where = f"{seats} AND (m.created >= ? OR m.finished >= ? OR m.finished IS NULL) AND m.abandoned IS NULL"
     return matches_where(conn, where, (since, since), "m.created ASC", -1, cache, table=table)
 
 
 EVERY_TABLE = None  # only the `finished` index, which is the server's, reads across tables
-# A match of two players: seat 3 is empty. The club's book (records, head-to-head, tonight, ratings) counts
-# these only until it learns the sides of tables of three and four (issue 46, its part 6).
+# A match of two players: seat 3 is empty. Head-to-head, the hands' CSV and an evening of two count these only;
+# the club's book (ratings, a player's record and partners, tonight) asks for every table.
 OF_TWO = "m.player3_id IS NULL"
 
 

@@ -24,8 +24,10 @@ from models.errors import MatchError
 from models.files.sheetcsv import csv_text
 from models.game.evening import GAP, tonight
 from models.game.night import Night, tallies
-from models.game.pairing import PairingRefused, pairings
+from models.game.pairing import PairingRefused, pairings, tables_of_four
 from models.game.ratings import PROVISIONAL_MOST, SCALE, START, Rated, ladder, rate, trend_path
+from models.game.rules import Table
+from models.game.tables.seats import seat
 from models.storage import club
 from models.storage.caches import approximate_size
 from models.storage.match_rows import StoredMatch
@@ -54,14 +56,18 @@ class ProvisionalForm(Form):
 
 
 class PairForm(Form):
-    """A suggested pairing, started with one tap: the two players' ids."""
+    """A suggested pairing, started with one tap: the two players' ids, or a table of four's in seat order."""
 
     one = HiddenField(_l("First player"), validators=[Most(19)])
     two = HiddenField(_l("Second player"), validators=[Most(19)])
+    three = HiddenField(_l("Third player"), validators=[Most(19)])
+    four = HiddenField(_l("Fourth player"), validators=[Most(19)])
 
-    def pair(self) -> tuple[int | None, int | None]:
+    def pair(self) -> tuple[int | None, ...]:
+        """Two ids, or four when the third or fourth seat is sent (a missing or wrong one reads None)."""
+        fields = (self.one, self.two) + ((self.three, self.four) if self.three.data or self.four.data else ())
         return tuple(int(field.data) if (field.data or "").isascii() and (field.data or "").isdigit() else None
-                     for field in (self.one, self.two))
+                     for field in fields)
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ def table_night() -> tuple[Night, list[StoredMatch]]:
     """The evenings going on now at the table (models/game/evening.py), all of them: the club's night."""
     now = datetime.now(timezone.utc)
     since = (now - 4 * GAP).isoformat(timespec="seconds")
-    matches = recent_matches(get_db(), since, cache=match_cache(), table=table_id())
+    matches = recent_matches(get_db(), since, cache=match_cache(), table=table_id(), tables=True)
     return Night(tuple(tonight(played_matches(matches), now))), matches
 
 
@@ -237,10 +243,21 @@ def provisional():
 # Tonight
 # --------------------------------------------------------------------------
 
+def asked_seats() -> str | None:
+    """The seating asked for in the address, carried on to the page's links and forms."""
+    return request.args.get("seats") if request.args.get("seats") in ("two", "four") else None
+
+
 def ticked() -> list[int]:
     """The players ticked in as here (?here=<id>, repeated), as ids; anything else is left out."""
     return [int(value) for value in request.args.getlist("here") if value.isascii() and value.isdigit()
             and len(value) < 19]
+
+
+def seating() -> str:
+    """"four": tonight's pairs are seated two by two at partners tables (?seats=four, or by default when the
+    club's latest match was a partners table); "two" (?seats=two, or else): each pair plays a match of two."""
+    return asked_seats() or ("four" if club.latest_table(get_db(), table=table_id()) == Table.PARTNERS else "two")
 
 
 def tonight_context() -> dict:
@@ -257,12 +274,15 @@ def tonight_context() -> dict:
     ratings = {player: book.rated[player].rating if player in book.rated else START for player in here}
     busy = {ids[name] for name in night.playing if name in ids}
     met = {frozenset(ids[name] for name in pair) for pair in night.met if all(name in ids for name in pair)}
-    played = Counter(ids[name] for game in night.matches for name in game.sheet.players if name in ids)
+    played = Counter(ids[name] for game in night.matches for name in game.sheet.match.players if name in ids)
     suggested = pairings(ratings, busy, met, played)
+    seats = seating()
+    fours, twos = tables_of_four(suggested.pairs) if seats == "four" else ((), suggested.pairs)
     by_id = {stored.id: stored for stored in matches}
     return {"night": night, "lines": tallies(night.matches, lambda name: reading_key(name, language)),
             "played": [by_id[played.id] for played in reversed(night.matches)],
-            "suggested": suggested, "ratings": ratings, "names": names, "ids": ids,
+            "suggested": suggested, "fours": fours, "twos": twos, "seats": seats, "asked_seats": asked_seats(),
+            "ratings": ratings, "names": names, "ids": ids,
             "busy": sorted((names[i] for i in busy), key=lambda name: reading_key(name, language)),
             "here": sorted(here, key=lambda i: reading_key(names[i], language)),
             "ticked": [i for i in ticked() if i in names],
@@ -284,11 +304,12 @@ def night_live():
 
 @bp.post("/tonight/start")
 def start():
-    """One tap on a suggested pairing: a new match of the two, with the rules of the table's latest match."""
+    """One tap on a suggested pairing: a new match of the two with the rules of the table's latest match of two,
+    or of the four at a partners table with those of its latest partners match."""
     form = PairForm()
-    back = redirect(url_for("ladder.night", here=ticked() or None))
+    back = redirect(url_for("ladder.night", here=ticked() or None, seats=asked_seats()))
     if not form.validate_on_submit():
-        wrong = [field for field in (form.one, form.two) if field.errors]
+        wrong = [field for field in (form.one, form.two, form.three, form.four) if field.errors]
         if wrong and not form.csrf_token.errors:  # a player id past any stored one: no such player, said so
             flash(gettext("%(field)s: %(reason)s", field=wrong[0].label.text,
                           reason=gettext("There is no such player at this table; nothing was started.")), "error")
@@ -297,12 +318,13 @@ def start():
         return back
     since = (datetime.now(timezone.utc) - GAP).isoformat(timespec="seconds")
     try:
-        match_id, match = club.start_pairing(get_db(), *form.pair(), since, random.SystemRandom().choice,
+        match_id, match = club.start_pairing(get_db(), form.pair(), since, random.SystemRandom().choice,
                                              table=table_id())
     except PairingRefused as refusal:
         flash(translated(refusal), "error")
         return back
-    players = match.players
+    sides = seat(match.table, match.players)
+    players = match.players if sides is None else sides.names
     flash(gettext("New match: %(one)s vs %(two)s. %(dealer)s deals first.", one=players[0], two=players[1],
                   dealer=match.dealer))
     return redirect(url_for("matches.show", match_id=match_id))

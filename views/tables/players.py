@@ -16,7 +16,7 @@ from views.site.i18n import current_language, translated
 from models.errors import MatchError
 from models.files.matchfile import check_name
 from models.files.sheetcsv import csv_text, sheet_rows
-from models.game.stats import player_record, running_net
+from models.game.stats import partnerships, player_record, running_net
 
 from views.match import summary
 from .scope import table_id
@@ -126,11 +126,14 @@ def index():
 @bp.get("/players/<int:player_id>")
 def show(player_id: int):
     player = player_or_404(player_id)
-    matches = matches_of(get_db(), player["name"], cache=match_cache(), table=table_id())
+    matches = matches_of(get_db(), player["name"], cache=match_cache(), table=table_id(), tables=True)
     matches = [m for m in matches if m.refusal is None]  # one that no longer folds counts for nothing
     sheets = [m.sheet() for m in matches]
-    opponents = in_reading_order({name for s in sheets for name in s.players if name != player["name"]})
+    # Head-to-head reads matches of two: the opponents listed are those of such matches.
+    opponents = in_reading_order({name for s in sheets if s.sides is None for name in s.players
+                                  if name != player["name"]})
     return render_template("player.html", player=player, record=player_record(player["name"], sheets),
+                           partners=partnerships(player["name"], sheets),
                            matches=newest(matches, sheets), total=len(matches), opponents=opponents,
                            ids={row["name"]: row["id"] for row in players_summary(get_db(), table=table_id())})
 
