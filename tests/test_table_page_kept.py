@@ -3,6 +3,7 @@ what is a request's own (the one-time form id, the CSRF token, the session's not
 import json
 
 from casefiles import CASES
+from models.game.ledger import score_sheet
 from views.site.kept import app_caches
 from webutil import export, hidden, import_match
 
@@ -57,3 +58,21 @@ def test_a_refused_deal_is_drawn_with_its_refusal_not_the_kept_page(client):
                                                  **dict(FIRST_DEAL, b2_knocker="Ana")})
     assert refused.status_code == 400 and "boards.2.knocker" in refused.get_data(as_text=True)
     assert "boards.2.knocker" not in client.get(path).get_data(as_text=True)
+
+
+def test_a_saved_deal_and_the_page_it_leads_to_fold_the_match_nowhere(client, monkeypatch):
+    """The write steps the fold the request read (ledger.sheet_after) and the app's match cache takes the
+    match it leaves, as a saved hand of two: neither the save nor the next page folds the deals again."""
+    import models.storage.match_rows as match_rows
+
+    match_id = import_match(client, partners(2))
+    path = f"/matches/{match_id}"
+    page = client.get(path).get_data(as_text=True)
+    folds = []
+    monkeypatch.setattr(match_rows, "score_sheet", lambda match: folds.append(match) or score_sheet(match))
+    saved = client.post(f"{path}/deals", data={"csrf_token": hidden(page, "csrf_token"),
+                                               "form_id": hidden(page, "form_id"), **FIRST_DEAL})
+    assert saved.status_code == 303
+    assert "win the deal by 18." in client.get(path).get_data(as_text=True)
+    assert folds == []
+    assert len(export(client, match_id)["hands"]) == 3

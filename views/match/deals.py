@@ -20,7 +20,7 @@ from models.game.tables.money import player_net
 from models.game.tables.seats import board_pairs
 from models.storage.hand_writes import add_hand, delete_hand
 from models.storage.match_rows import StoredMatch
-from views.site.db import get_db
+from views.site.db import get_db, match_cache
 from views.site.blanks import blank
 from views.site.errors import STALE
 from views.site.forms import VERSION_DIGITS, VersionForm
@@ -139,7 +139,8 @@ def save_deal(match_id: int):
             return render_table(stored, error=error, status=400)
     try:
         saved = add_hand(get_db(), match_id, raw, request.form.get("form_id"), len(sheet.lines) + 1,
-                         table=table_id(), device=device_name())
+                         table=table_id(), device=device_name(), known=stored)
+        match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
     except HandAlreadySaved:
         flash(gettext("This deal was already saved on another phone: the sheet shows it."))
         return redirect(url_for("matches.show", match_id=match_id), 303)
