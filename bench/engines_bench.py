@@ -603,11 +603,11 @@ def summary(result: dict) -> str:
     return " ".join(said)
 
 
-def write_section(text: str, path: Path) -> None:
-    """Replace our section of BENCHMARKS.md, or put it before the first section (the newest first)."""
+def write_section(text: str, path: Path, heading: str = SECTION) -> None:
+    """Replace the section under `heading` of BENCHMARKS.md, or put it before the first section (the newest first)."""
     doc = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     lines = doc.splitlines(keepends=True)
-    heads = [i for i, line in enumerate(lines) if line.rstrip("\n") == SECTION]
+    heads = [i for i, line in enumerate(lines) if line.rstrip("\n") == heading]
     if heads:
         start = heads[0]
         stop = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))

@@ -20,10 +20,12 @@ from models.game.tables.money import player_net
 from models.game.tables.seats import board_pairs
 from models.storage.hand_writes import add_hand, delete_hand
 from models.storage.match_rows import StoredMatch
-from views.site.db import get_db
+from views.site.db import get_db, match_cache
+from views.site.blanks import blank
 from views.site.errors import STALE
 from views.site.forms import VERSION_DIGITS, VersionForm
 from views.site.i18n import page_gettext as gettext, translated
+from views.site.pages import kept_page
 from views.tables.scope import device_name, table_id
 from .forms import new_form_id
 from .match_page import is_table, match_or_404
@@ -98,6 +100,15 @@ def said_side(players: tuple[str, ...]) -> str:
 
 
 def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
+    """The table's page. With a fresh deal form (a GET) it is the same for every request of this version but
+    for the form's one-time id (a blank), so it is kept whole, as a match of two's page (views/site/pages.py)."""
+    if error is None and checked is None and request.method == "GET":
+        return kept_page("table", stored, False, lambda: draw_table(stored, None, None, blank("form_id")),
+                         {"form_id": new_form_id()}), status
+    return draw_table(stored, error, checked, request.form.get("form_id") or new_form_id()), status
+
+
+def draw_table(stored: StoredMatch, error: MatchError | None, checked, form_id: str) -> str:
     sheet = stored.sheet()
     board_error = None
     if error is not None and error.field.startswith("boards."):
@@ -105,11 +116,11 @@ def render_table(stored: StoredMatch, error: MatchError | None = None, checked=N
     return render_template(
         "table_match.html", stored=stored, match=stored.match, sheet=sheet, sides=sheet.sides,
         boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
-        money=player_net(sheet.sides, sheet.net), form_id=request.form.get("form_id") or new_form_id(),
+        money=player_net(sheet.sides, sheet.net), form_id=form_id,
         sent=request.form if request.method == "POST" else {}, error=translated(error) if error else None,
         version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked,
         game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
-    ), status
+    )
 
 
 @bp.post("/matches/<int:match_id>/deals")
@@ -128,7 +139,8 @@ def save_deal(match_id: int):
             return render_table(stored, error=error, status=400)
     try:
         saved = add_hand(get_db(), match_id, raw, request.form.get("form_id"), len(sheet.lines) + 1,
-                         table=table_id(), device=device_name())
+                         table=table_id(), device=device_name(), known=stored)
+        match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
     except HandAlreadySaved:
         flash(gettext("This deal was already saved on another phone: the sheet shows it."))
         return redirect(url_for("matches.show", match_id=match_id), 303)
