@@ -1,4 +1,4 @@
-"""Which held streams a process admits (views/live/stream.py).
+"""Which held streams a process admits (views/live/stream.py), and the end of one whose page is gone.
 
 Under gevent (gunicorn's gevent workers) a worker answers at most `worker_connections` connections at once;
 gunicorn.conf.py tells this module that number when the worker starts (`served_by`), so it is set once, on
@@ -7,9 +7,14 @@ poll always finds a connection. A stream refused is a 503 and the page polls (st
 hook (another gevent server) STREAMS_MAX alone bounds them. Under `flask run` (a thread each) STREAM_THREADS
 bounds them; under waitress none is held (its few threads answer everything; `--connection-limit` is not
 told to the app), so its pages poll.
+
+A page closed sends its FIN: under gevent the stream watches its socket (gunicorn's environ
+"gunicorn.socket") while it waits, and ends at once, giving back its slot. Elsewhere the next heartbeat's
+failed send ends it (waitress holds none; `flask run` holds few).
 """
 from __future__ import annotations
 
+import socket
 import sys
 import threading
 
@@ -79,3 +84,42 @@ def give_back(app, address: str) -> None:
 
 def streams_held(app) -> int:
     return app.extensions[HELD]["all"]
+
+
+class Peer:
+    """The phone at the other end of one stream. `wake` ends the stream's wait when its socket turns readable;
+    then `gone()` says whether that was the FIN (or a reset). No socket to watch: never gone (heartbeats)."""
+
+    def __init__(self, environ, wake):
+        self.sock, self.watcher, self.readable = environ.get("gunicorn.socket"), None, False
+        if self.sock is None or not greenlets():
+            self.sock = None
+            return
+        from gevent import get_hub
+
+        def readable() -> None:  # in gevent's hub: no blocking, no switching
+            self.readable = True
+            self.watcher.stop()  # level-triggered: once is enough
+            wake()
+
+        try:
+            self.watcher = get_hub().loop.io(self.sock.fileno(), 1)  # 1: readable
+        except (OSError, ValueError):  # already closed
+            self.readable = True
+            return
+        self.watcher.start(readable)
+
+    def gone(self) -> bool:
+        if not self.readable:
+            return False
+        try:
+            # Readable: this answers at once. b"" is the FIN; bytes are the phone's (kept, not read)
+            return self.sock is None or self.sock.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def stop(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher.close()
+            self.watcher = None

@@ -65,6 +65,7 @@ def stream(match_id: int | None = None, token: str | None = None):
         return Response("", 503, {"Retry-After": "60", "Cache-Control": "no-store"})
     shown = (request.headers.get("Last-Event-ID") or request.args.get("shown") or "").strip()
     follower = app.extensions[NOTIFIER].follow(found_id)
+    peer = room.Peer(request.environ, follower.moved.set)  # a page closed ends the stream at once
     table = table_id()
 
     def events():
@@ -86,6 +87,8 @@ def stream(match_id: int | None = None, token: str | None = None):
                 # A heartbeat asks the database nothing: an idle table costs it nothing. The watcher
                 # wakes every stream when it may have missed a change (models/storage/notifier.py).
                 look = follower.wait(HEARTBEAT_S)
+                if peer.gone():
+                    return
                 if not look:
                     yield ": \n\n"
         except NoSuchMatch:
@@ -98,6 +101,7 @@ def stream(match_id: int | None = None, token: str | None = None):
                         postgres.first_line(error))
 
     def release():  # when the server closes the answer, even one never begun
+        peer.stop()
         app.extensions[NOTIFIER].leave(follower)
         room.give_back(app, address)
 
