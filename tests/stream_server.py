@@ -12,7 +12,12 @@ from server import HOST, ROOT, Server, _install_handlers, _running, free_port, s
 
 
 class GeventServer(Server):
-    """gunicorn -k gevent serving tests/gevent_app.py: a held stream costs no thread."""
+    """gunicorn -k gevent serving tests/gevent_app.py: a held stream costs no thread. It reads the repository's
+    gunicorn.conf.py, as the README's command does; `gunicorn_args`: more of gunicorn's options."""
+
+    def __init__(self, database, gunicorn_args: tuple[str, ...] = (), **kwargs):
+        super().__init__(database, **kwargs)
+        self.gunicorn_args = tuple(gunicorn_args)
 
     def start(self) -> "GeventServer":
         self.port = free_port()
@@ -22,7 +27,8 @@ class GeventServer(Server):
         _install_handlers()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--bind", f"{HOST}:{self.port}",
-             "--graceful-timeout", "1", "--no-control-socket", "tests.gevent_app:served_app()"],
+             "--graceful-timeout", "1", "--no-control-socket", *self.gunicorn_args,
+             "tests.gevent_app:served_app()"],
             cwd=ROOT, env=server_env(self.database, **self.env, **{PARENT_VAR: str(os.getpid())}),
             stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
         _running.add(self.process)

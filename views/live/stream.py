@@ -8,7 +8,8 @@ anything (a restarted server, a lost Wi-Fi) gets the whole live region at once, 
 nothing gets nothing. The event names no version the page did not ask for, so nothing is doubled.
 
 A held stream costs what the server makes it cost. Under gevent (gunicorn's gevent workers, the README's
-club command) it costs a greenlet: STREAMS_MAX bounds them; under a server of threads (`flask run`) a
+club command) it costs a greenlet: STREAMS_MAX and the worker's connections less a reserve kept for
+saves bound them (views/live/room.py); under a server of threads (`flask run`) a
 thread: STREAM_THREADS bounds them; under waitress (four threads for everything) none is held. A stream
 refused is a 503 and the page script polls instead (views/live/quiet_polls.py). One address holds at most
 STREAMS_PER_ADDRESS. Behind a passphrase the stream is refused before this view runs (views/tables/access.py),
@@ -18,8 +19,6 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import sys
-import threading
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
@@ -32,6 +31,7 @@ from views.site.db import close_db, get_db, match_cache
 from views.tables.numbers import shown as number_shown
 from views.tables.scope import table_id
 
+from . import room
 from .following import moved_on, tag_of
 from .quiet_polls import etag_for
 
@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 bp = Blueprint("stream", __name__)
 view_bp = Blueprint("view_stream", __name__)
 NOTIFIER = "gin_ledger_notifier"
-HELD = "gin_ledger_streams"
 # A comment this often: a phone gone is noticed, and a proxy keeps the stream open. It must stay below the
 # idle timeouts proxies close a quiet answer at (nginx's proxy_read_timeout and most load balancers 60 s,
 # HAProxy's example configuration 50 s); each one is a send and a version read for every held stream.
@@ -49,46 +48,7 @@ RETRY_MS = 1000  # how soon a browser tries again after the stream broke
 
 def init_app(app) -> None:
     app.extensions[NOTIFIER] = Notifier(app.config["DATABASE"])
-    app.extensions[HELD] = {"lock": threading.Lock(), "all": 0, "by_address": {}}
-    app.config.setdefault("STREAMS_MAX", 5000)
-    app.config.setdefault("STREAM_THREADS", 16)
-    app.config.setdefault("STREAMS_PER_ADDRESS", 64)
-
-
-def greenlets() -> bool:
-    """Whether this process serves with gevent, where a held stream holds no thread."""
-    monkey = sys.modules.get("gevent.monkey")
-    return monkey is not None and monkey.is_module_patched("socket")
-
-
-def bound() -> int:
-    if greenlets():
-        return int(current_app.config["STREAMS_MAX"])
-    if request.environ.get("SERVER_SOFTWARE", "").lower().startswith("waitress"):
-        return 0
-    return int(current_app.config["STREAM_THREADS"])
-
-
-def take(address: str) -> bool:
-    held = current_app.extensions[HELD]
-    with held["lock"]:
-        mine = held["by_address"].get(address, 0)
-        if held["all"] >= bound() or mine >= int(current_app.config["STREAMS_PER_ADDRESS"]):
-            return False
-        held["all"] += 1
-        held["by_address"][address] = mine + 1
-        return True
-
-
-def give_back(app, address: str) -> None:
-    held = app.extensions[HELD]
-    with held["lock"]:
-        held["all"] -= 1
-        left = held["by_address"].get(address, 1) - 1
-        if left:
-            held["by_address"][address] = left
-        else:
-            held["by_address"].pop(address, None)
+    room.init_app(app)
 
 
 def event(tag: str, html: str) -> str:
@@ -101,10 +61,11 @@ def stream(match_id: int | None = None, token: str | None = None):
     found_id, number, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
     named = number_shown(found_id, number)
     app, address = current_app._get_current_object(), request.remote_addr or ""
-    if not take(address):
+    if not room.take(address):  # the worker's last connections are kept for saves (views/live/room.py)
         return Response("", 503, {"Retry-After": "60", "Cache-Control": "no-store"})
     shown = (request.headers.get("Last-Event-ID") or request.args.get("shown") or "").strip()
     follower = app.extensions[NOTIFIER].follow(found_id)
+    peer = room.Peer(request.environ, follower.moved.set)  # a page closed ends the stream at once
     table = table_id()
 
     def events():
@@ -126,6 +87,8 @@ def stream(match_id: int | None = None, token: str | None = None):
                 # A heartbeat asks the database nothing: an idle table costs it nothing. The watcher
                 # wakes every stream when it may have missed a change (models/storage/notifier.py).
                 look = follower.wait(HEARTBEAT_S)
+                if peer.gone():
+                    return
                 if not look:
                     yield ": \n\n"
         except NoSuchMatch:
@@ -138,8 +101,9 @@ def stream(match_id: int | None = None, token: str | None = None):
                         postgres.first_line(error))
 
     def release():  # when the server closes the answer, even one never begun
+        peer.stop()
         app.extensions[NOTIFIER].leave(follower)
-        give_back(app, address)
+        room.give_back(app, address)
 
     response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.call_on_close(release)
@@ -158,5 +122,4 @@ def view_stream(token: str):
     return stream(token=token)
 
 
-def streams_held(app) -> int:
-    return app.extensions[HELD]["all"]
+streams_held = room.streams_held
