@@ -474,6 +474,11 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       body.insertBefore(row, first);
     });
   }
+  function touched(root) {  // anything in it changed from how the page drew it
+    return Array.prototype.some.call(root.querySelectorAll("input, select, textarea"), function (el) {
+      return el.type === "radio" || el.type === "checkbox" ? el.checked !== el.defaultChecked : el.value !== el.defaultValue;
+    });
+  }
   function swap(html, ours) {  // ours: this phone's own save, never "saved on another phone"
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
     var body = doc.querySelector("tbody[data-from]");
@@ -489,6 +494,13 @@ function setUp(root) { setUps.forEach(function (part) { part(root); }); }
       if (body && fresh.contains(body)) keepRows(old, body);
       old.replaceWith(fresh);
     });
+    // A table's deal form is drawn for one deal (its boards, who deals): once the sheet moved past it, a form
+    // nothing was entered in is drawn anew; an entry kept is refused by its save, which names the deal.
+    var deal = document.querySelector("[data-deal]");
+    if (deal && state && state.dataset.nextHand && deal.dataset.deal !== state.dataset.nextHand && !touched(deal)) {
+      location.reload();
+      return true;
+    }
     var form = document.getElementById("hand-form");
     if (state && state.dataset.nextHand) nextHand(state, !ours && formStarted());
     if (state && state.dataset.version) {

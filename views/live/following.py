@@ -7,7 +7,8 @@ from flask import abort, make_response, render_template, request, url_for
 from views.site.db import get_db, match_cache
 # The page's catalogue, looked up once a request.
 from views.site.i18n import page_gettext as gettext
-from views.match.match_page import render_broken
+from views.match.match_page import is_table, render_broken
+from views.match.table_view import table_context
 from views.match.forms import new_form_id
 from views.site.blanks import blank
 from views.site.pages import kept_part, kept_page, note, noted, per_request
@@ -47,9 +48,13 @@ def live_context(stored, readonly: bool) -> dict:
 def fragment(stored, readonly: bool = False) -> str:
     """The live region of `stored`: the board, the sheet and the next hand's state, kept whole per key,
     with a new one-time id for the next hand's form (a blank each response fills)."""
-    return kept_page("live", stored, readonly,
-                     lambda: render_template("_live.html", form_id=blank("form_id"), **live_context(stored, readonly)),
-                     {"form_id": new_form_id()})
+    if is_table(stored):  # a table of three or four: its own regions (templates/_table_live.html)
+        def draw():
+            return render_template("_table_live.html", form_id=blank("form_id"), **table_context(stored, readonly))
+    else:
+        def draw():
+            return render_template("_live.html", form_id=blank("form_id"), **live_context(stored, readonly))
+    return kept_page("live", stored, readonly, draw, {"form_id": new_form_id()})
 
 
 APPENDED = "appended"
@@ -91,7 +96,7 @@ def moved_on(stored, readonly: bool, shown: str | None) -> str:
     """What a page showing the version tagged `shown` needs to show `stored`: the step when the one write
     between them added a hand (noted by that write), else the whole live region. One answer for a
     follower's poll and for the page script's own save."""
-    if shown == tag_of(stored, 1) and noted(APPENDED, stored):
+    if shown == tag_of(stored, 1) and noted(APPENDED, stored) and not is_table(stored):
         return step(stored, readonly)
     return fragment(stored, readonly)
 
@@ -138,4 +143,6 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
 
 def big_page(stored, readonly: bool, live_url: str, spectator: bool = False):
     """`spectator`: reached by the read-only link, so the header leads nowhere else (templates/_spectator_top.html)."""
+    if is_table(stored):
+        return render_template("table_big.html", live_url=live_url, spectator=spectator, **table_context(stored, readonly))
     return render_template("big.html", live_url=live_url, spectator=spectator, **sheet_context(stored, readonly))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from flask import Blueprint, render_template, url_for
 
 from .following import big_page, live_fragment
-from views.match.match_page import match_by_token_or_404
+from views.match.match_page import is_table, match_by_token_or_404
 from views.match.sheet import sheet_context
+from views.match.table_view import table_context
 
 bp = Blueprint("readonly", __name__)
 
@@ -19,13 +20,19 @@ bp = Blueprint("readonly", __name__)
 @bp.get("/view/<token>")
 def view(token: str):
     stored = match_by_token_or_404(token)
+    if is_table(stored):
+        return render_template("table_readonly.html", **table_context(stored, readonly=True))
     return render_template("readonly.html", **sheet_context(stored, readonly=True))
 
 
 @bp.get("/view/<token>/sheet")
 def sheet(token: str):
-    """The whole sheet for a spectator, every hand, as the read-only page's fold line links it."""
-    return render_template("sheet.html", **sheet_context(match_by_token_or_404(token), readonly=True, whole=True))
+    """The whole sheet for a spectator, every hand, as the read-only page's fold line links it; a table's
+    read-only page shows every deal already."""
+    stored = match_by_token_or_404(token)
+    if is_table(stored):
+        return render_template("table_readonly.html", **table_context(stored, readonly=True))
+    return render_template("sheet.html", **sheet_context(stored, readonly=True, whole=True))
 
 
 @bp.get("/view/<token>/live")

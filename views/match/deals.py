@@ -9,14 +9,12 @@ deal, the board and the field.
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext
 
 from models.errors import HandAlreadySaved, MatchError, MatchOver, StaleMatch
 from models.game.digits import read_count
 from models.game.ledger import sheet_after
 from models.game.rules import Table
 from models.game.tables.entries import read_deal
-from models.game.tables.money import player_net
 from models.game.tables.seats import board_pairs
 from models.storage.hand_writes import add_hand, delete_hand
 from models.storage.match_rows import StoredMatch
@@ -29,14 +27,11 @@ from views.site.pages import kept_page
 from views.tables.scope import device_name, table_id
 from .forms import new_form_id
 from .match_page import is_table, match_or_404
-from .scoreboard import game_box
-from .sheet import RESULT_NAMES
+from .table_view import table_context
 
 bp = Blueprint("deals", __name__)
 
 RESULTS = ("knock", "gin", "big_gin", "draw")  # what a board's pad offers, as a hand of two's
-# A deal's results besides a board's (models/game/tables/deal.py: DEAL, LEVEL), in the page's words.
-DEAL_RESULTS = {**RESULT_NAMES, "deal": lazy_gettext("won on the boards"), "level": lazy_gettext("level")}
 
 
 def next_boards(stored: StoredMatch, sheet) -> list[dict]:
@@ -114,12 +109,10 @@ def draw_table(stored: StoredMatch, error: MatchError | None, checked, form_id: 
     if error is not None and error.field.startswith("boards."):
         board_error = int(error.field.split(".")[1])
     return render_template(
-        "table_match.html", stored=stored, match=stored.match, sheet=sheet, sides=sheet.sides,
-        boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
-        money=player_net(sheet.sides, sheet.net), form_id=form_id,
-        sent=request.form if request.method == "POST" else {}, error=translated(error) if error else None,
-        version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked,
-        game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
+        "table_match.html", boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
+        form_id=form_id, sent=request.form if request.method == "POST" else {},
+        error=translated(error) if error else None, board_error=board_error, checked=checked,
+        checked_words=spoken(sheet, checked) if checked else None, **table_context(stored),
     )
 
 
@@ -137,8 +130,13 @@ def save_deal(match_id: int):
             return render_table(stored, checked=sheet_after(sheet, entry).lines[-1])
         except (MatchError, MatchOver) as error:
             return render_table(stored, error=error, status=400)
+    # The deal the page was drawn for: a page that fell behind another phone's save is told so, never
+    # saved as the next deal under the boards of the one before (nor refused for them).
+    entered = read_count(request.form.get("number"), VERSION_DIGITS) or len(sheet.lines) + 1
     try:
-        saved = add_hand(get_db(), match_id, raw, request.form.get("form_id"), len(sheet.lines) + 1,
+        if entered <= len(sheet.lines):
+            raise HandAlreadySaved(match_id, entered, sheet.lines[entered - 1])
+        saved = add_hand(get_db(), match_id, raw, request.form.get("form_id"), entered,
                          table=table_id(), device=device_name(), known=stored)
         match_cache().put(saved.stored)  # after the commit: the page the table is sent to next folds nothing
     except HandAlreadySaved:

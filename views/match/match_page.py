@@ -22,15 +22,14 @@ from models.storage.match_rows import StoredMatch
 
 
 # The pages of a match of two that a table of three or four does not have yet: each answers 404, saying
-# so, rather than draw a table's deals as hands of two (views/match/deals.py has its page and its deal; the
-# polls and streams are never linked from its page). Every one of them reads its match through the two
-# functions below, which refuse it there: no second read of the match.
+# so, rather than draw a table's deals as hands of two (views/match/deals.py has its page and its deal,
+# views/live/ its following, spectator's link and big screen). Every one of them reads its match through
+# the two functions below, which refuse it there: no second read of the match.
 NOT_OFFERED = frozenset({
     "matches.sheet", "matches.rematch", "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
     "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
     "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
-    "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
-    "readonly.view", "readonly.sheet", "readonly.big"})
+    "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand"})
 
 
 def is_table(stored: StoredMatch) -> bool:
