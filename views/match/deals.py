@@ -97,19 +97,31 @@ def said_side(players: tuple[str, ...]) -> str:
     return gettext("%(names)s and %(last)s", names=", ".join(players[:-1]), last=players[-1])
 
 
-def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
+def table_sheet_context(stored: StoredMatch) -> dict:
+    """What a table's sheet and its money draw, on its page and on the whole sheet's (templates/_table_sheet.html)."""
     sheet = stored.sheet()
+    return dict(stored=stored, match=stored.match, sheet=sheet, sides=sheet.sides, game_box=game_box,
+                money=player_net(sheet.sides, sheet.net), result_names=DEAL_RESULTS)
+
+
+def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
+    context = table_sheet_context(stored)
+    sheet = context["sheet"]
     board_error = None
     if error is not None and error.field.startswith("boards."):
         board_error = int(error.field.split(".")[1])
     return render_template(
-        "table_match.html", stored=stored, match=stored.match, sheet=sheet, sides=sheet.sides,
-        boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
-        money=player_net(sheet.sides, sheet.net), form_id=request.form.get("form_id") or new_form_id(),
+        "table_match.html", boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
+        form_id=request.form.get("form_id") or new_form_id(),
         sent=request.form if request.method == "POST" else {}, error=translated(error) if error else None,
         version_form=VersionForm(formdata=None, version=stored.version), board_error=board_error, checked=checked,
-        game_box=game_box, result_names=DEAL_RESULTS, checked_words=spoken(sheet, checked) if checked else None,
+        checked_words=spoken(sheet, checked) if checked else None, **context,
     ), status
+
+
+def render_table_sheet(stored: StoredMatch) -> str:
+    """The whole sheet of a table, the page to print: every deal with its boards and each player's money."""
+    return render_template("table_sheet.html", **table_sheet_context(stored))
 
 
 @bp.post("/matches/<int:match_id>/deals")
