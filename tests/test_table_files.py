@@ -237,3 +237,16 @@ def test_the_whole_sheet_has_every_deal_with_its_boards_and_the_money_and_no_ent
     for name, net in side_by_side(expected):
         assert f"<bdi>{name}</bdi>: <strong>{signed(net)}</strong>" in page
     assert f'href="/matches/{match_id}/sheet"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_the_matchs_end_names_the_winning_side_its_games_and_the_sides_nets(client):
+    doc, expected = table_case(WHOLE)
+    page = client.get(f"/matches/{import_match(client, doc)}").get_data(as_text=True)
+    assert '<h2 id="result">Jana &amp; Eva win the match</h2>' in page
+    assert f"Net: Jana &amp; Eva {signed(expected['net']['Jana & Eva'])} · Petr &amp; Karel " \
+           f"{signed(expected['net']['Petr & Karel'])}</p>" in page
+    gin = {"knocker": "Ana", "knocker_deadwood": 0, "opponent_deadwood": 60}
+    box = import_match(client, {"table": "chouette", "players": ["Ana", "Ben", "Cy"], "first_dealer": "Ana",
+                                "hands": [gin] * 4})
+    assert export(client, box)["result"]["winner"] == "Ana"
+    assert '<h2 id="result">Ana wins the match 3–0</h2>' in client.get(f"/matches/{box}").get_data(as_text=True)

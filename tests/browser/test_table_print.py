@@ -95,3 +95,24 @@ def test_forty_deals_print_on_a_few_pages_every_row_kept(page, tables, size):
     for number, sheet in enumerate(text.split("\f"), start=1):  # no page parts a deal from its boards
         deal_rows = len(re.findall(r"^\s*\d+\s+(?:Ana & Cy|Ben & Dan)\s+draw", sheet, re.M))
         assert len(re.findall(r"^\s+\w+–\w+ \(\w+\)", sheet, re.M)) == 2 * deal_rows, number
+
+
+NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= innerWidth"
+
+
+def test_a_finished_tables_page_offers_the_share_the_picture_and_the_rematch_at_360(page, tables):
+    page.goto(f"/matches/{tables[WHOLE]}")
+    assert page.evaluate(NO_SIDEWAYS), page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    result = page.locator("section.result")
+    share = result.locator("[data-share-button]")
+    picture = result.get_by_role("link", name="The final sheet as a picture")
+    rematch = result.get_by_role("button", name="Rematch")
+    for control in (share, rematch, page.get_by_role("link", name="Deals as CSV"),
+                    page.get_by_role("link", name="The whole sheet")):
+        box = control.bounding_box()
+        assert box and box["height"] >= 44 and box["x"] + box["width"] <= 360, box
+    assert picture.is_visible()
+    share_text = result.locator(".share-text").text_content()
+    assert "What each player pays or gets: " in share_text and "Karel" in share_text
+    picture_answer = page.request.get(picture.get_attribute("href"))
+    assert picture_answer.ok and "Karel" in picture_answer.text()
