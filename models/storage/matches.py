@@ -116,6 +116,14 @@ def matches_of(conn: sqlite3.Connection, name: str, other: str | None = None,
     return matches_where(conn, where, params, "m.created ASC", -1, cache, table=table)
 
 
+def matches_at_seats(conn: sqlite3.Connection, players: tuple[str, ...], cache: MatchCache | None = None, *,
+                     table: int) -> list[StoredMatch]:
+    """A table of three or four's matches with these players in these seats, oldest first (its evening)."""
+    seats = tuple(players) + ("",) * (4 - len(players))
+    where = "p1.name = ? AND p2.name = ? AND COALESCE(p3.name, '') = ? AND COALESCE(p4.name, '') = ?"
+    return matches_where(conn, f"NOT ({OF_TWO}) AND {where}", seats, "m.created ASC", -1, cache, table=table)
+
+
 def recent_matches(conn: sqlite3.Connection, since: str, cache: MatchCache | None = None, *,
                    table: int, tables: bool = False) -> list[StoredMatch]:
     """The matches an evening going on now can hold, oldest first: started or finished since
@@ -255,8 +263,10 @@ def create_rematch(conn: sqlite3.Connection, match_id: int, *, table: int) -> Re
         if gone is not None:
             conn.execute("UPDATE match SET rematch_of = NULL WHERE id = ?", (gone["id"],))
             work.touched(gone["id"], refold=False)
-        match = Match(players=old.match.players, format=old.match.format,
-                      first_dealer=sheet.next_dealer, rules=old.match.rules)
+        # A table's next dealer is a side: its first player deals first, so that side deals (RULES.md).
+        dealer = sheet.next_dealer if sheet.sides is None else sheet.sides.players_of(sheet.next_dealer)[0]
+        match = Match(players=old.match.players, format=old.match.format, first_dealer=dealer,
+                      rules=old.match.rules)
         new_id = insert_match(conn, match, old.stake, rematch_of=match_id, table=table)
         work.touched(new_id)
         work.touched(match_id, refold=False)

@@ -1,4 +1,4 @@
-"""The match file (JSON) and a CSV of the hands, both computed by the same fold."""
+"""The match file (JSON) and a CSV of the hands (or a table's deals), both computed by the same fold."""
 from __future__ import annotations
 
 import io
@@ -12,7 +12,7 @@ from flask import Blueprint, Response, render_template, request
 
 from views.site.db import get_db
 from models.files.matchfile import export_document, match_document
-from models.files.sheetcsv import csv_text, sheet_rows
+from models.files.sheetcsv import csv_text, sheet_rows, table_rows
 
 from views.match import summary
 from views.match.match_page import match_or_404
@@ -80,7 +80,9 @@ def match_json(match_id: int):
 @bp.get("/matches/<int:match_id>.csv")
 def match_csv(match_id: int):
     stored = match_or_404(match_id)
-    response = Response(csv_text(sheet_rows(stored.sheet())), mimetype="text/csv")
+    sheet = stored.sheet()
+    rows = sheet_rows(sheet) if sheet.sides is None else table_rows(sheet)
+    response = Response(csv_text(rows), mimetype="text/csv")
     return attachment(response, file_stem(stored.match.players, shown_number(stored)) + ".csv")
 
 

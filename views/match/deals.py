@@ -112,8 +112,14 @@ def draw_table(stored: StoredMatch, error: MatchError | None, checked, form_id: 
         "table_match.html", boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
         form_id=form_id, sent=request.form if request.method == "POST" else {},
         error=translated(error) if error else None, board_error=board_error, checked=checked,
-        checked_words=spoken(sheet, checked) if checked else None, **table_context(stored),
+        checked_words=spoken(sheet, checked) if checked else None,
+        version_form=VersionForm(formdata=None, version=stored.version), **table_context(stored),
     )
+
+
+def render_table_sheet(stored: StoredMatch) -> str:
+    """The whole sheet of a table, the page to print: every deal with its boards and each player's money."""
+    return render_template("table_sheet.html", **table_context(stored, readonly=True))
 
 
 @bp.post("/matches/<int:match_id>/deals")

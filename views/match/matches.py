@@ -13,7 +13,7 @@ from views.site.i18n import translated
 from models.errors import N_, MatchError, MatchNotOver
 from models.game.stakes import read_stake
 from models.game.match import MAX_HANDS, Match
-from .deals import render_table
+from .deals import render_table, render_table_sheet
 from models.files.matchfile import MAX_IMPORT_BYTES, check_name, load_match, same_person
 from models.game.presets import PRESETS
 from models.game.rules import TABLE_SETTING, TABLES, Table, at_table, rules_from
@@ -193,7 +193,10 @@ def show(match_id: int):
 @bp.get("/matches/<int:match_id>/sheet")
 def sheet(match_id: int):
     """Every hand of the match, the page to print a long one (the match page draws only its last hands)."""
-    return render_template("sheet.html", **sheet_context(match_or_404(match_id), whole=True))
+    stored = match_or_404(match_id)
+    if is_table(stored) and stored.refusal is None:
+        return render_table_sheet(stored)
+    return render_template("sheet.html", **sheet_context(stored, whole=True))
 
 
 @bp.post("/matches/<int:match_id>/rematch")
@@ -207,8 +210,9 @@ def rematch(match_id: int):
         return redirect(url_for("matches.show", match_id=match_id))
     match = made.match
     if made.created:
-        flash(gettext("Rematch: %(one)s vs %(two)s, same rules. %(dealer)s deals first.", one=match.players[0],
-                      two=match.players[1], dealer=match.dealer))
+        one, two = side_names(match)
+        flash(gettext("Rematch: %(one)s vs %(two)s, same rules. %(dealer)s deals first.", one=one, two=two,
+                      dealer=match.dealer))
     else:
         flash(gettext("The rematch was already started: here it is. %(dealer)s deals first.", dealer=match.dealer))
     return redirect(url_for("matches.show", match_id=made.id))

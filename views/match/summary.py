@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from itertools import zip_longest
+
 from datetime import datetime, timezone
 
 from flask_babel import gettext
@@ -15,11 +17,12 @@ from flask_babel import gettext
 from models.game.names import isolated
 from models.game.evening import GAP, Evening, Played, Standing, evening_of, standing, tonight
 from models.game.stakes import payments
+from models.game.tables.money import player_net
 
 from views.site.db import get_db, match_cache
 from views.site.i18n import money, number, signed
 from views.tables.scope import table_id
-from models.storage.matches import last_hand_times, matches_of, recent_matches
+from models.storage.matches import last_hand_times, matches_at_seats, matches_of, recent_matches
 from models.storage.match_rows import StoredMatch
 
 
@@ -90,10 +93,13 @@ def any_game_closed(evening: Evening) -> bool:
 
 
 def evening_text(stored: StoredMatch) -> str:
-    """The share text of the sitting a match belongs to, from the pair's matches."""
-    one, two = stored.match.players
-    matches = [m for m in matches_of(get_db(), one, two, cache=match_cache(), table=table_id())
-               if not m.abandoned or m.id == stored.id]
+    """The share text of the sitting a match belongs to, from the pair's matches (a table of three or
+    four's: the matches with the same players in the same seats)."""
+    if len(stored.match.players) > 2:
+        found = matches_at_seats(get_db(), stored.match.players, cache=match_cache(), table=table_id())
+    else:
+        found = matches_of(get_db(), *stored.match.players, cache=match_cache(), table=table_id())
+    matches = [m for m in found if not m.abandoned or m.id == stored.id]
     return evening_context(evening_of(played_matches(matches), stored.id), matches)["text"]
 
 
@@ -101,7 +107,7 @@ def evening_text(stored: StoredMatch) -> str:
 # The words
 # --------------------------------------------------------------------------
 
-def ahead_line(state: Standing) -> str:
+def ahead_line(state: Standing, sides=None) -> str:
     """'Ana is ahead tonight on net points: +412', or level: the headline names one measure and says which.
 
     Net points, because they are what a Hollywood table settles (the money is net points times the stake);
@@ -110,6 +116,8 @@ def ahead_line(state: Standing) -> str:
     leader = state.leader
     if leader is None:
         return gettext("Level tonight on net points")
+    if sides is not None and len(sides.players_of(leader)) > 1:  # a table's side of two or three players
+        return gettext("%(side)s are ahead tonight on net points: %(net)s", side=leader, net=signed(state.net[leader]))
     return gettext("%(name)s is ahead tonight on net points: %(net)s", name=leader, net=signed(state.net[leader]))
 
 
@@ -136,6 +144,40 @@ def money_lines(state: Standing) -> list[str]:
     return [owed_line(stake, pay) for stake, pay in state.money]
 
 
+def evening_player_net(evening: Evening) -> dict:
+    """A table's evening per player (models/game/tables/money): net points, and the money per currency
+    (a currency's amounts add up even when the stakes per point differ, as a pair's evening's do)."""
+    return summed([match_player_net(played.sheet, played.stake) for played in evening.matches])
+
+
+def match_player_net(sheet, stake) -> dict:
+    """A table's match per player: {name: (net points, {currency: (stake, amount)})}."""
+    return {name: (net, {stake.currency: (stake, net * stake.per_point)} if stake else {})
+            for name, net in player_net(sheet.sides, sheet.net).items()}
+
+
+def summed(nets: list[dict]) -> dict:
+    out: dict = {}
+    for one in nets:
+        for name, (points, owed) in one.items():
+            before, money_before = out.get(name, (0, {}))
+            for currency, (stake, amount) in owed.items():
+                kept = money_before.get(currency, (stake, 0))
+                money_before = {**money_before, currency: (kept[0], kept[1] + amount)}
+            out[name] = (before + points, money_before)
+    return out
+
+
+def players_line(nets: dict, sides) -> str:
+    """'What each player pays or gets: Ana +120 (6.00 €), Cy +120 (6.00 €), ...', side by side."""
+    said = []
+    for name in (name for side in sides.players for name in side if name in nets):
+        points, owed = nets[name]
+        amounts = ", ".join(money(amount, stake) for stake, amount in owed.values())
+        said.append(f"{name} {signed(points)}" + (f" ({amounts})" if amounts else ""))
+    return gettext("What each player pays or gets") + ": " + ", ".join(said)
+
+
 def match_state(stored: StoredMatch, sheet) -> str:
     """A finished match's result, or an open one's games so far."""
     if sheet.finished:
@@ -150,8 +192,10 @@ def evening_lines(evening: Evening, stored_by_id: dict) -> list[str]:
     then each match."""
     one, two = evening.players
     state = standing(evening)
-    lines = [gettext("Tonight: %(one)s vs %(two)s", one=one, two=two), ahead_line(state), figures_line(state),
-             *money_lines(state)]
+    sides = evening.matches[0].sheet.sides
+    money = money_lines(state) if sides is None else [players_line(evening_player_net(evening), sides)]
+    lines = [gettext("Tonight: %(one)s vs %(two)s", one=one, two=two), ahead_line(state, sides), figures_line(state),
+             *money]
     for index, played in enumerate(evening.matches, start=1):
         lines.append(f"{index}. {match_state(stored_by_id[played.id], played.sheet)}")
     return lines
@@ -168,7 +212,9 @@ def match_lines(stored: StoredMatch) -> list[str]:
     sheet = stored.sheet()
     lines = [match_label(stored), match_state(stored, sheet)]
     lines += [game_line(game, sheet.players) for game in sheet.games]
-    if stored.stake:
+    if sheet.sides is not None:
+        lines.append(players_line(match_player_net(sheet, stored.stake), sheet.sides))
+    elif stored.stake:
         lines += [owed_line(stored.stake, pay) for pay in payments(sheet, stored.stake) if pay.game is None]
     return lines
 
@@ -201,9 +247,14 @@ def sheet_picture(stored: StoredMatch) -> dict:
               "scores": [number(game.scores[name]) for name in players],
               "won": [game.winner == name for name in players]} for game in sheet.games]
     net = [signed(sheet.net[name]) for name in players]
-    height = ROW * (len(games) + 5)
-    return {"title": match_label(stored), "result": match_state(stored, sheet), "players": players,
-            "games": games, "net": net, "width": SVG_WIDTH, "height": height, "row": ROW}
+    # A table's sides head their columns a player a line; under the net, each player's money.
+    heads = [players] if sheet.sides is None else list(zip_longest(*sheet.sides.players, fillvalue=""))
+    people = [] if sheet.sides is None else [
+        (name, signed(points) + "".join(f" ({money(amount, stake)})" for stake, amount in owed.values()))
+        for name, (points, owed) in match_player_net(sheet, stored.stake).items()]
+    height = ROW * (len(games) + 4 + len(heads)) + (ROW * (len(people) + 2) if people else 0)
+    return {"title": match_label(stored), "result": match_state(stored, sheet), "players": players, "heads": heads,
+            "games": games, "net": net, "people": people, "width": SVG_WIDTH, "height": height, "row": ROW}
 
 
 def evening_names(evening: Evening, stored_by_id: dict) -> tuple[str, ...]:
