@@ -45,9 +45,20 @@ def next_boards(stored: StoredMatch, sheet) -> list[dict]:
         pairs = ((sides.first[0], sheet.captain),)
     else:
         pairs = board_pairs(sides, stored.match.rules, number)
-    return [{"number": n, "players": pair,
-             "dealer": pair[0] if sides.side_of(pair[0]) == sheet.next_dealer else pair[1]}
+    return seated(pairs, sides, sheet.next_dealer)
+
+
+def seated(pairs, sides, dealer: str) -> list[dict]:
+    """Each board's number, its two players and which of them deals it for side `dealer`."""
+    return [{"number": n, "players": pair, "dealer": pair[0] if sides.side_of(pair[0]) == dealer else pair[1]}
             for n, pair in enumerate(pairs, start=1)]
+
+
+def refused_board(error: MatchError | None) -> int | None:
+    """The board a refusal names (its field `boards.N.…`), for the form to mark it."""
+    if error is not None and error.field.startswith("boards."):
+        return int(error.field.split(".")[1])
+    return None
 
 
 def board_keys(form, n: int) -> dict:
@@ -99,9 +110,7 @@ def said_side(players: tuple[str, ...]) -> str:
 
 def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
     sheet = stored.sheet()
-    board_error = None
-    if error is not None and error.field.startswith("boards."):
-        board_error = int(error.field.split(".")[1])
+    board_error = refused_board(error)
     return render_template(
         "table_match.html", stored=stored, match=stored.match, sheet=sheet, sides=sheet.sides,
         boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,

@@ -26,8 +26,7 @@ from models.storage.match_rows import StoredMatch
 # polls and streams are never linked from its page). Every one of them reads its match through the two
 # functions below, which refuse it there: no second read of the match.
 NOT_OFFERED = frozenset({
-    "matches.sheet", "matches.rematch", "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
-    "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
+    "matches.sheet", "matches.rematch",
     "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
     "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
     "readonly.view", "readonly.sheet", "readonly.big"})
