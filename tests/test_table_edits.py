@@ -50,7 +50,7 @@ def test_an_edited_deal_replaces_both_boards_and_every_later_figure_is_the_engin
     doc = table_case("partners-example")
     match_id = import_match(client, doc)
     saved = edit(client, match_id, 1, **EDITED_FIRST)
-    assert saved.status_code == 303 and saved.headers["Location"].endswith("#deal-1")
+    assert saved.status_code == 303 and saved.headers["Location"].endswith("#told")
     edited = copy.deepcopy(doc)
     edited["hands"][0]["boards"][0]["knocker_deadwood"] = 5
     after = export(client, match_id)
@@ -102,7 +102,8 @@ def test_a_deleted_deal_is_restored_from_the_history_to_the_same_export(client):
     hand_id = re.search(r'action="/matches/\d+/hands/(\d+)/restore"', history).group(1)
     restored = client.post(f"/matches/{match_id}/hands/{hand_id}/restore",
                            data={"csrf_token": hidden(history, "csrf_token"), "version": hidden(history, "version")})
-    assert restored.status_code == 302 and restored.headers["Location"].endswith("#deal-2")
+    assert restored.status_code == 302 and restored.headers["Location"].endswith("#told")
+    assert '<a href="#deal-2">' in client.get(restored.headers["Location"]).get_data(as_text=True)
     assert export(client, match_id) == before
 
 

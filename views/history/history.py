@@ -129,12 +129,13 @@ def restore_hand(match_id: int, hand_id: int):
         return redirect(sheet_url(match_id, saved.number))
     if is_table(stored):
         flash(gettext("Deal %(number)s restored; the sheet is recomputed.", number=saved.number))
+        deal_edits.say_deal(saved.sheet, saved.number)
     else:
         flash(gettext("Hand %(number)s restored; the sheet is recomputed.", number=saved.number))
     for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
         flash(render(message), "warning")
     if is_table(stored):
-        return redirect(deal_edits.deal_url(match_id, saved.number))
+        return redirect(deal_edits.told(match_id))
     return redirect(hand_url(match_id, saved.number, saved.sheet))
 
 

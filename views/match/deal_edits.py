@@ -10,6 +10,7 @@ saying what stood before; a board refused names the deal, the board and the fiel
 from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from models.errors import MatchError, MatchOver, StaleMatch
 from models.game.changes import deletion_changes, game_changes, insertion_changes, without_hand
@@ -35,6 +36,16 @@ from .words import explain_early_end
 def deal_url(match_id: int, number: int | None = None) -> str:
     """The table's page, at deal `number`'s row of the sheet."""
     return url_for("matches.show", match_id=match_id, _anchor=f"deal-{number}" if number else "sheet")
+
+
+def told(match_id: int) -> str:
+    """The table's page at what the change said (#told, templates/_notices.html), its saved line linking the row."""
+    return url_for("matches.show", match_id=match_id, _anchor="told")
+
+
+def say_deal(sheet, number: int) -> None:
+    """The changed deal in one breath, linking its row on the sheet (its :target marks it)."""
+    flash(Markup('<a href="#deal-{}">{}</a>').format(number, spoken(sheet, sheet.lines[number - 1])), "saved")
 
 
 def boards_at(stored: StoredMatch, sheet, number: int) -> list[dict]:
@@ -150,10 +161,10 @@ def change_deal(stored: StoredMatch, number: int, *, inserting: bool):
     else:
         flash(gettext("Deal %(number)s changed; the sheet is recomputed.", number=number))
         moved = game_changes(before, saved.sheet)
-    flash(spoken(saved.sheet, saved.sheet.lines[number - 1]), "saved")
+    say_deal(saved.sheet, number)
     for message in moved:
         flash(render(message), "warning")
-    return redirect(deal_url(stored.id, number), 303)
+    return redirect(told(stored.id), 303)
 
 
 def update_deal(stored: StoredMatch, number: int):
@@ -200,7 +211,7 @@ def delete_deal(stored: StoredMatch, number: int):
     flash(gettext("Deal %(number)s deleted; its history keeps it, to restore.", number=number))
     for message in deletion_changes(before, saved.sheet, number):
         flash(render(message), "warning")
-    return redirect(deal_url(stored.id), 303)
+    return redirect(told(stored.id), 303)
 
 
 def take_back_deal(stored: StoredMatch, number: int):
