@@ -7,6 +7,7 @@ import json
 import re
 
 from models.files.matchfile import replay
+from views.site.errors import STALE
 from test_table_web import table_case
 from webutil import export, hidden, import_match
 
@@ -165,3 +166,28 @@ def test_each_deal_row_links_its_edit_delete_and_insert(client):
         assert f'href="/matches/{match_id}/hands/{n}"' in html
         assert f'href="/matches/{match_id}/hands/{n}/delete"' in html
         assert f'href="/matches/{match_id}/hands/new?before={n}"' in html
+
+
+def test_the_routes_of_a_hand_of_two_take_back_and_undo_a_tables_last_deal(client):
+    match_id = import_match(client, table_case("partners-example"))
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    token = {"csrf_token": hidden(html, "csrf_token"), "version": hidden(html, "version")}
+    refused = client.post(f"/matches/{match_id}/hands/2/take-back", data=token)
+    assert refused.status_code == 303 and len(export(client, match_id)["hands"]) == 3  # not the last deal
+    assert client.post(f"/matches/{match_id}/hands/3/take-back", data=token).status_code == 303
+    assert len(export(client, match_id)["hands"]) == 2
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    client.post(f"/matches/{match_id}/undo", data={"csrf_token": hidden(html, "csrf_token"),
+                                                   "version": hidden(html, "version")})
+    assert export(client, match_id)["hands"] == table_case("partners-example")["hands"][:1]
+
+
+def test_an_edit_from_a_page_drawn_before_another_change_is_stale_and_stores_nothing(client):
+    match_id = import_match(client, table_case("partners-example"))
+    _, data = page_form(client, f"/matches/{match_id}/hands/1")
+    assert edit(client, match_id, 2, b1_result="draw", b2_result="draw").status_code == 303
+    after = export(client, match_id)
+    stale = client.post(f"/matches/{match_id}/hands/1", data={**data, **EDITED_FIRST})
+    assert stale.status_code == 303
+    assert STALE in client.get(stale.headers["Location"]).get_data(as_text=True)
+    assert export(client, match_id) == after
