@@ -191,3 +191,17 @@ def test_an_edit_from_a_page_drawn_before_another_change_is_stale_and_stores_not
     assert stale.status_code == 303
     assert STALE in client.get(stale.headers["Location"]).get_data(as_text=True)
     assert export(client, match_id) == after
+
+
+def test_the_preview_says_what_a_deal_would_do_and_stores_nothing(client):
+    match_id = import_match(client, table_case("partners-example"))
+    before = export(client, match_id)
+    edited = client.get(f"/matches/{match_id}/hands/1/preview", query_string=EDITED_FIRST).get_json()
+    assert edited["status"] == "scored" and edited["sentence"] == "Ben and Dan win the deal by 20."
+    refused = client.get(f"/matches/{match_id}/hands/1/preview",
+                         query_string=dict(EDITED_FIRST, b2_knocker="Ana")).get_json()
+    assert refused["status"] == "refused" and refused["field"] == "boards.2.knocker" and refused["board"] == 2
+    following = client.get(f"/matches/{match_id}/preview", query_string={"typed": "on", "typed_winner": "Cy",
+                                                                        "typed_points": "9"}).get_json()
+    assert following["sentence"] == "Ana and Cy win the deal by 9."
+    assert export(client, match_id) == before

@@ -9,13 +9,14 @@ saying what stood before; a board refused names the deal, the board and the fiel
 """
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from models.errors import MatchError, MatchOver, StaleMatch
 from models.game.changes import deletion_changes, game_changes, insertion_changes, without_hand
 from models.game.hand import HandKind
-from models.game.ledger import score_sheet
+from models.game.ledger import score_sheet, sheet_after
+from models.game.preview import REFUSED, SCORED
 from models.game.rules import Table
 from models.game.tables.deal import Deal
 from models.game.tables.entries import read_deal
@@ -220,3 +221,24 @@ def take_back_deal(stored: StoredMatch, number: int):
         flash(gettext("Deal %(number)s is not the last deal; nothing was taken back.", number=number), "error")
         return redirect(deal_url(stored.id), 303)
     return undo_deal(stored.id)
+
+
+def preview_deal(stored: StoredMatch, number: int | None):
+    """What saving the query's deal would do (as deal `number`, else as the next deal), as JSON for a page
+    script: the engine's sentence, or the refusal naming the board and field. Changes nothing."""
+    sheet = stored.sheet()
+    try:
+        if number is None:
+            entry = read_deal(posted_deal(stored), stored.match.players, stored.match.rules, len(sheet.lines) + 1)
+            after = sheet_after(sheet, entry)
+            line = after.lines[-1]
+        else:
+            after, line = folded_with(stored, number, inserting=False)
+        body = {"status": SCORED, "sentence": spoken(after, line), "winner": line.outcome.winner,
+                "points": line.outcome.points, "field": None, "board": None}
+    except MatchError as error:
+        body = {"status": REFUSED, "sentence": translated(error), "field": error.field,
+                "board": refused_board(error)}
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"  # an answer about this instant's entries and this version
+    return response

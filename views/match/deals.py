@@ -84,8 +84,9 @@ def number(text: str | None):
 
 
 def posted_deal(stored: StoredMatch) -> dict:
-    """The deal the form sends, as the match file's keys: a typed deal, chouette's one hand, or two boards."""
-    form = request.form
+    """The deal the form sends (or a preview's query asks about), as the match file's keys: a typed deal,
+    chouette's one hand, or two boards."""
+    form = request.values
     if form.get("typed") == "on":
         return {"winner": form.get("typed_winner", ""), "points": number(form.get("typed_points"))}
     if stored.match.table == Table.CHOUETTE:

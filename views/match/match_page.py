@@ -28,7 +28,7 @@ from models.storage.match_rows import StoredMatch
 NOT_OFFERED = frozenset({
     "matches.sheet", "matches.rematch",
     "exports.match_csv", "exports.match_summary", "exports.evening_summary", "exports.sheet_svg",
-    "live.big_match", "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand",
+    "live.big_match", "cards.count", "cards.use", "cards.count_json",
     "readonly.view", "readonly.sheet", "readonly.big"})
 
 
