@@ -93,6 +93,14 @@ def closing_moves(before: Sheet, after: Sheet, number: int) -> list[Message]:
     return messages
 
 
+def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
+    """What moves when a hand goes in as hand `number`: each later hand (renumbered), then the games."""
+    messages = []
+    for old, new in zip(before.lines[number - 1:], after.lines[number:]):
+        messages.extend(moved_line(old, new))
+    return messages + closing_moves(before, after, number) + game_changes(before, after)
+
+
 def closed_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
     """What a hand put back as hand `number` changes of what was already settled: a game closed before
     that now closes with another hand, reopens, goes to the other player or settles for another net,

@@ -17,13 +17,14 @@ from views.match.forms import HandForm
 from views.site.i18n import clock, number, render, translated
 from models.storage import hand_writes, history, matches as match_store
 from models.game.cards import CardError, parse_card
-from models.game.changes import closing_moves, game_changes, moved_line
+from models.game.changes import insertion_changes
 from models.game.digits import read_count
 from models.errors import MatchError, Message
 from models.game.ledger import Sheet
 from models.game.names import read_name
 
-from views.match.match_page import attach_error, hand_form_for, match_or_404, no_such_hand
+from views.match import deal_edits
+from views.match.match_page import attach_error, hand_form_for, is_table, match_or_404, no_such_hand
 from views.tables.numbers import id_shown_as
 from views.tables.scope import device_name, table_id
 from views.match.sheet import hand_url, sheet_url
@@ -36,14 +37,6 @@ from models.storage.match_rows import StoredMatch
 bp = Blueprint("history", __name__)
 
 EXPIRED = lazy_gettext("The form had expired; nothing was changed. Please try again.")
-
-
-def insertion_changes(before: Sheet, after: Sheet, number: int) -> list[Message]:
-    """What moves when a hand goes in as hand `number`: each later hand (renumbered), then the games."""
-    messages = []
-    for old, new in zip(before.lines[number - 1:], after.lines[number:]):
-        messages.extend(moved_line(old, new))
-    return messages + closing_moves(before, after, number) + game_changes(before, after)
 
 
 def before_or_404(stored: StoredMatch, value) -> int:
@@ -64,7 +57,10 @@ def render_insert(stored: StoredMatch, before: int, form: HandForm, status: int 
 def new_before(match_id: int):
     """The hand form for a forgotten hand, entered before hand `before`."""
     stored = match_or_404(match_id)
-    return render_insert(stored, before_or_404(stored, request.args.get("before")), HandForm(formdata=None))
+    before = before_or_404(stored, request.args.get("before"))
+    if is_table(stored):  # a table's forgotten deal, both boards (views/match/deal_edits.py)
+        return deal_edits.insert_page(stored, before)
+    return render_insert(stored, before, HandForm(formdata=None))
 
 
 @bp.post("/matches/<int:match_id>/hands/insert")
@@ -72,6 +68,8 @@ def insert(match_id: int):
     stored = match_or_404(match_id)
     named = request.form.getlist("before")  # one hand, or the page is not one of ours: said as missing
     before = before_or_404(stored, named[0] if len(named) == 1 else None)
+    if is_table(stored):
+        return deal_edits.insert_deal(stored, before)
     form = HandForm()
     form.set_players(stored.match.players)
     if not form.validate_on_submit():
@@ -129,9 +127,15 @@ def restore_hand(match_id: int, hand_id: int):
     if saved.duplicate:
         flash(gettext("That hand was already restored; nothing was changed."))
         return redirect(sheet_url(match_id, saved.number))
-    flash(gettext("Hand %(number)s restored; the sheet is recomputed.", number=saved.number))
+    if is_table(stored):
+        flash(gettext("Deal %(number)s restored; the sheet is recomputed.", number=saved.number))
+        deal_edits.say_deal(saved.sheet, saved.number)
+    else:
+        flash(gettext("Hand %(number)s restored; the sheet is recomputed.", number=saved.number))
     for message in insertion_changes(stored.sheet(), saved.sheet, saved.number):
         flash(render(message), "warning")
+    if is_table(stored):
+        return redirect(deal_edits.told(match_id))
     return redirect(hand_url(match_id, saved.number, saved.sheet))
 
 
@@ -231,7 +235,11 @@ class HandWords:
         return pairs
 
     def entry(self, entry: dict | None) -> Markup:
-        """'Who knocked? Ana, Knocker's deadwood 4, Upcard 7♥'; a flag that is set says only its name ('Draw')."""
+        """'Who knocked? Ana, Knocker's deadwood 4, Upcard 7♥'; a flag that is set says only its name ('Draw').
+        A table's deal of two boards says each board so: 'Board 1: …; Board 2: …'."""
+        if isinstance(entry, dict) and isinstance(entry.get("boards"), list):
+            return Markup("; ").join(Markup("{}: {}").format(gettext("Board %(n)s", n=n), self.entry(board))
+                                     for n, board in enumerate(entry["boards"], start=1))
         return Markup(", ").join(
             Markup("{}").format(self.label(key)) if value is True and key in FLAGS
             else Markup("{} {}").format(self.label(key), self.value(key, value))
@@ -239,10 +247,22 @@ class HandWords:
 
     def changes(self, old: dict | None, new: dict | None) -> list[Markup]:
         """'Knocker's deadwood 4 → 6' for each field that differs, in the order of the new entry."""
+        if any(isinstance(entry, dict) and "boards" in entry for entry in (old, new)):
+            return self.deal_changes(old, new)
         before, after = dict(self.pairs(old)), dict(self.pairs(new))
         keys = list(after) + [key for key in before if key not in after]
         return [Markup("{} {} → {}").format(self.label(key), self.value(key, before.get(key)), self.value(key, after.get(key)))
                 for key in keys if before.get(key) != after.get(key)]
+
+
+    def deal_changes(self, old: dict | None, new: dict | None) -> list[Markup]:
+        """A table's deal: each board's changed fields, 'Board 2: Knocker's deadwood 4 → 6'; a deal typed
+        as points on one side and as boards on the other is said whole, as it was and as it is."""
+        boards = [entry.get("boards") if isinstance(entry, dict) else None for entry in (old, new)]
+        if not all(isinstance(each, list) and len(each) == len(boards[0]) for each in boards):
+            return [Markup("{} → {}").format(self.entry(old), self.entry(new))]
+        return [Markup("{}: {}").format(gettext("Board %(n)s", n=n), change)
+                for n, (was, now) in enumerate(zip(*boards), start=1) for change in self.changes(was, now)]
 
 
 def card_words(code: str) -> str:

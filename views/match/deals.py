@@ -42,9 +42,20 @@ def next_boards(stored: StoredMatch, sheet) -> list[dict]:
         pairs = ((sides.first[0], sheet.captain),)
     else:
         pairs = board_pairs(sides, stored.match.rules, number)
-    return [{"number": n, "players": pair,
-             "dealer": pair[0] if sides.side_of(pair[0]) == sheet.next_dealer else pair[1]}
+    return seated(pairs, sides, sheet.next_dealer)
+
+
+def seated(pairs, sides, dealer: str) -> list[dict]:
+    """Each board's number, its two players and which of them deals it for side `dealer`."""
+    return [{"number": n, "players": pair, "dealer": pair[0] if sides.side_of(pair[0]) == dealer else pair[1]}
             for n, pair in enumerate(pairs, start=1)]
+
+
+def refused_board(error: MatchError | None) -> int | None:
+    """The board a refusal names (its field `boards.N.…`), for the form to mark it."""
+    if error is not None and error.field.startswith("boards."):
+        return int(error.field.split(".")[1])
+    return None
 
 
 def board_keys(form, n: int) -> dict:
@@ -70,8 +81,9 @@ def number(text: str | None):
 
 
 def posted_deal(stored: StoredMatch) -> dict:
-    """The deal the form sends, as the match file's keys: a typed deal, chouette's one hand, or two boards."""
-    form = request.form
+    """The deal the form sends (or a preview's query asks about), as the match file's keys: a typed deal,
+    chouette's one hand, or two boards."""
+    form = request.values
     if form.get("typed") == "on":
         return {"winner": form.get("typed_winner", ""), "points": number(form.get("typed_points"))}
     if stored.match.table == Table.CHOUETTE:
@@ -105,9 +117,7 @@ def render_table(stored: StoredMatch, error: MatchError | None = None, checked=N
 
 def draw_table(stored: StoredMatch, error: MatchError | None, checked, form_id: str) -> str:
     sheet = stored.sheet()
-    board_error = None
-    if error is not None and error.field.startswith("boards."):
-        board_error = int(error.field.split(".")[1])
+    board_error = refused_board(error)
     return render_template(
         "table_match.html", boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
         form_id=form_id, sent=request.form if request.method == "POST" else {},

@@ -15,7 +15,10 @@ from models.game.ledger import score_sheet
 from views.site.i18n import render, translated
 from models.errors import HandAlreadySaved, MatchError, Message
 
-from .match_page import attach_error, hand_form_for, hand_number_or_404, match_or_404, render_match, request_version
+from . import deal_edits
+from .deals import undo_deal
+from .match_page import (attach_error, hand_form_for, hand_number_or_404, is_table, match_or_404, render_match,
+                         request_version)
 from views.live.following import note_moved_on, saved_answer
 from views.tables.scope import device_name, table_id
 from views.site.errors import STALE
@@ -174,6 +177,8 @@ def take_back(match_id: int, number: int):
     other hand is deleted from its own page, which asks first and says what the deletion moves)."""
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if is_table(stored):  # a table's deal, changed whole (views/match/deal_edits.py)
+        return deal_edits.take_back_deal(stored, number)
     current = request_version() == stored.version  # else `remove` says stale
     if current and (number != len(stored.match.hands) or stored.match.hands[number - 1].kind != DRAW):
         flash(gettext("Hand %(number)s is not the draw just saved; nothing was taken back.", number=number), "error")
@@ -205,6 +210,8 @@ def render_edit(stored: StoredMatch, number: int, form: HandForm, status: int = 
 def edit(match_id: int, number: int):
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if is_table(stored):  # a table's deal, changed whole (views/match/deal_edits.py)
+        return deal_edits.edit_page(stored, number)
     return render_edit(stored, number, edit_form_for(stored, number))
 
 
@@ -220,6 +227,8 @@ def report_change(stored: StoredMatch, saved: Saved, what: str) -> None:
 def update(match_id: int, number: int):
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if is_table(stored):  # a table's deal, changed whole (views/match/deal_edits.py)
+        return deal_edits.update_deal(stored, number)
     form = HandForm()
     form.set_players(stored.match.players)
     if not form.validate_on_submit():
@@ -248,6 +257,8 @@ def confirm_delete(match_id: int, number: int):
     """Deleting moves every later hand: say what moves (the engine folds the match without it) before."""
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if is_table(stored):  # a table's deal, changed whole (views/match/deal_edits.py)
+        return deal_edits.delete_page(stored, number)
     if stored.refusal is not None:  # a repair: the fold says nothing of this match until it folds again
         return render_template("delete_hand.html", stored=stored, match=stored.match, number=number,
                                summary=gettext("Hand %(number)s", number=number), changes=[], refusal=None,
@@ -268,12 +279,16 @@ def confirm_delete(match_id: int, number: int):
 def delete(match_id: int, number: int):
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if is_table(stored):  # a table's deal, changed whole (views/match/deal_edits.py)
+        return deal_edits.delete_deal(stored, number)
     return remove(stored, number, gettext("Hand %(number)s deleted; the sheet is recomputed.", number=number))
 
 
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
     stored = match_or_404(match_id)
+    if is_table(stored):  # a table's deal, changed whole (views/match/deal_edits.py)
+        return undo_deal(match_id)
     if not stored.match.hands:
         flash(gettext("There is no hand to undo."))
         return redirect(sheet_url(match_id))

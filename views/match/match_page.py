@@ -26,9 +26,7 @@ from models.storage.match_rows import StoredMatch
 # views/live/ its following, spectator's link and big screen). Every one of them reads its match through
 # the two functions below, which refuse it there: no second read of the match.
 NOT_OFFERED = frozenset({
-    "hands.take_back", "hands.edit", "hands.update", "hands.confirm_delete",
-    "hands.delete", "hands.undo", "history.new_before", "history.insert", "history.restore_hand",
-    "cards.count", "cards.use", "cards.count_json", "preview.next_hand", "preview.edited_hand"})
+    "cards.count", "cards.use", "cards.count_json"})
 
 
 def is_table(stored: StoredMatch) -> bool:

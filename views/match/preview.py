@@ -16,7 +16,8 @@ from views.site.i18n import translated_reason
 from models.game.hand import MAX_DEADWOOD
 from models.game.preview import REFUSED, Preview, preview_hand
 
-from .match_page import hand_number_or_404, match_or_404
+from . import deal_edits
+from .match_page import hand_number_or_404, is_table, match_or_404
 from .words import explain_early_end, line_summary, line_words, save_as
 
 bp = Blueprint("preview", __name__)
@@ -24,13 +25,18 @@ bp = Blueprint("preview", __name__)
 
 @bp.get("/matches/<int:match_id>/preview")
 def next_hand(match_id: int):
-    return answer(match_or_404(match_id), None)
+    stored = match_or_404(match_id)
+    if is_table(stored):  # a table's deal, both boards (views/match/deal_edits.py)
+        return deal_edits.preview_deal(stored, None)
+    return answer(stored, None)
 
 
 @bp.get("/matches/<int:match_id>/hands/<int:number>/preview")
 def edited_hand(match_id: int, number: int):
     stored = match_or_404(match_id)
     hand_number_or_404(stored, number)
+    if is_table(stored):
+        return deal_edits.preview_deal(stored, number)
     return answer(stored, number)
 
 
