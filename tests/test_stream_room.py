@@ -18,6 +18,7 @@ from webutil import new_match
 def test_a_cut_database_ends_each_held_stream_with_one_line_and_no_traceback(app, client, monkeypatch, caplog, fault):
     from views.live import stream as streams
 
+    hub = app.extensions[streams.HUB]
     match_id = new_match(client)
     tag = shown_tag(client, f"/matches/{match_id}")
     held = client.get(f"/matches/{match_id}/stream?shown={tag}", buffered=False)
@@ -28,9 +29,10 @@ def test_a_cut_database_ends_each_held_stream_with_one_line_and_no_traceback(app
         def cut(*args, **kwargs):
             raise fault
 
-        monkeypatch.setattr(streams, "match_version", cut)
-        caplog.clear()  # the stream's first look, after its hello, meets the cut
+        monkeypatch.setattr(hub, "read", cut)
+        caplog.clear()
         with caplog.at_level(logging.WARNING):
+            app.extensions[streams.NOTIFIER].wake((match_id,))  # the room's next look meets the cut
             assert [chunk for chunk in map(bytes.decode, chunks) if chunk != ": \n\n"] == []  # it ended
         lines = [record for record in caplog.records if record.name == streams.log.name]
         assert len(lines) == 1 and lines[0].exc_info is None

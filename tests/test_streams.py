@@ -213,9 +213,10 @@ def test_a_held_stream_asks_the_database_nothing_between_changes(app, client, mo
 
     match_id = new_match(client)
     tag = shown_tag(client, f"/matches/{match_id}")
+    hub = app.extensions[streams.HUB]
     asked = []
-    real = streams.match_version
-    monkeypatch.setattr(streams, "match_version", lambda *args, **kw: asked.append(1) or real(*args, **kw))
+    real = hub.read
+    monkeypatch.setattr(hub, "read", lambda *args, **kw: asked.append(1) or real(*args, **kw))
     monkeypatch.setattr(streams, "HEARTBEAT_S", 0.01)
     # The watcher's start wakes the new stream once (what was committed before it watched); on a slow
     # machine that comes after any number of heartbeats, so the test waits for it rather than counting them.
@@ -229,13 +230,13 @@ def test_a_held_stream_asks_the_database_nothing_between_changes(app, client, mo
         assert started.wait(60), "the change watcher never started"
         # the stream runs only inside next(): this heartbeat comes after the woken stream's look
         assert [next(chunks).decode() for _ in range(20)] == [": \n\n"] * 20
-        # the view's (is there such a match?), the stream's first look, the one the watcher's start woke
+        # the room's first look, the one the watcher's start woke
         settled = len(asked)
         assert [next(chunks).decode() for _ in range(20)] == [": \n\n"] * 20
         assert len(asked) == settled  # 20 heartbeats, no query
         save(client, match_id, 1)
         sent = next(chunk for chunk in map(bytes.decode, chunks) if chunk != ": \n\n")
         assert sent.startswith("id: ") and ROW.findall(sent) == ["1"]
-        assert len(asked) == settled + 1  # woken: one look
+        assert len(asked) == settled + 1  # woken: one look, by the room
     finally:
         held.close()

@@ -4,10 +4,10 @@ One watcher per process, whatever the number of phones: on PostgreSQL a connecti
 (every unit of work NOTIFYs the matches it touched, delivered at its commit, `announce`); on SQLite one
 `PRAGMA data_version` a tick on a connection of its own, and only when it moved one join of the versions
 of the matches its phones follow against those it last saw. A match nobody follows costs nothing; an idle
-table costs the database nothing between saves on PostgreSQL. A wake-up only says "look again": each stream
-reads the version itself, so a wake-up doubled changes nothing a phone sees. What must stay true: a stream
+table costs the database nothing between saves on PostgreSQL. A wake-up only says "look again": each room of streams
+(views/live/hub.py) reads the version itself, so a wake-up doubled changes nothing a phone sees. What must stay true: a room
 looks only when woken, so whenever the watcher may have missed a change (its connection lost, another file
-under the path, on PostgreSQL another database under the address, as after pg_restore) it wakes every stream.
+under the path, on PostgreSQL another database under the address, as after pg_restore) it wakes every room.
 """
 from __future__ import annotations
 

@@ -14,26 +14,28 @@ thread: STREAM_THREADS bounds them; under waitress (four threads for everything)
 refused is a 503 and the page script polls instead (views/live/quiet_polls.py). One address holds at most
 STREAMS_PER_ADDRESS. Behind a passphrase the stream is refused before this view runs (views/tables/access.py),
 as every other page is; the spectator's stream is the read-only fragment of its view token.
+A held stream holds no connection and no request: the match's room (views/live/hub.py) reads and draws each
+change once for all its streams, and each stream fills only its own CSRF token and hand form id.
 """
 from __future__ import annotations
 
 import logging
-import sqlite3
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, request
+from flask_wtf.csrf import generate_csrf
 
-from models.errors import LedgerError, NoSuchMatch
+from models.errors import NoSuchMatch
 from models.storage import postgres
-from models.storage.matches import get_match, match_version
+from models.storage.matches import match_version
 from models.storage.notifier import Notifier
-from views.match.match_page import render_broken
-from views.site.db import close_db, get_db, match_cache
-from views.tables.numbers import shown as number_shown
+from views.match.forms import new_form_id
+from views.site.blanks import CSRF
+from views.site.csrf import mask
+from views.site.db import close_db, get_db
 from views.tables.scope import table_id
 
 from . import room
-from .following import moved_on, tag_of
-from .quiet_polls import etag_for
+from .hub import HUB, Hub
 
 log = logging.getLogger(__name__)
 bp = Blueprint("stream", __name__)
@@ -48,64 +50,60 @@ RETRY_MS = 1000  # how soon a browser tries again after the stream broke
 
 def init_app(app) -> None:
     app.extensions[NOTIFIER] = Notifier(app.config["DATABASE"])
+    app.extensions[HUB] = Hub(app, app.extensions[NOTIFIER])
     room.init_app(app)
-
-
-def event(tag: str, html: str) -> str:
-    return f"id: {tag}\ndata: " + html.replace("\r", "").replace("\n", "\ndata: ") + "\n\n"
 
 
 def stream(match_id: int | None = None, token: str | None = None):
     readonly = token is not None
     # NoSuchMatch is the errors blueprint's 404, "There is no such match.", as for every other page
-    found_id, number, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
-    named = number_shown(found_id, number)
+    found_id, _number, _epoch, _version = match_version(get_db(), match_id, token, table=table_id())
+    close_db()  # no connection is held while the stream is: its room reads for it (views/live/hub.py)
     app, address = current_app._get_current_object(), request.remote_addr or ""
     if not room.take(address):  # the worker's last connections are kept for saves (views/live/room.py)
         return Response("", 503, {"Retry-After": "60", "Cache-Control": "no-store"})
     shown = (request.headers.get("Last-Event-ID") or request.args.get("shown") or "").strip()
-    follower = app.extensions[NOTIFIER].follow(found_id)
-    peer = room.Peer(request.environ, follower.moved.set)  # a page closed ends the stream at once
-    table = table_id()
+    token_raw = "" if readonly else generate_csrf()  # masked anew in each event (views/site/csrf.py)
+    match_room, moved, way = app.extensions[HUB].enter(found_id, table_id(), readonly)
+    own = {CSRF: lambda: mask(token_raw), "form_id": new_form_id}
+    peer = room.Peer(request.environ, moved.set)  # a page closed ends the stream at once
 
     def events():
         nonlocal shown
-        try:
-            yield f"retry: {RETRY_MS}\n: {' ' * 2048}\n\n"  # padding: a proxy's first buffer passes at once
-            yield "event: hello\ndata: \n\n"  # the page knows the stream passes: it stops polling
-            look = True  # first: what was committed since the page was drawn; then only when woken
-            while True:
-                # (id, number, epoch, version): the tag names the match by what the page shows (`named`)
-                if look and etag_for(named, *match_version(get_db(), found_id, table=table)[2:]) != shown:
-                    stored = get_match(get_db(), found_id, table=table, cache=match_cache())
-                    tag = tag_of(stored)
-                    html = render_broken(stored) if stored.refusal is not None else moved_on(stored, readonly, shown)
-                    close_db()  # no connection is held between changes
-                    yield event(tag, html)
-                    shown = tag
-                close_db()
-                # A heartbeat asks the database nothing: an idle table costs it nothing. The watcher
-                # wakes every stream when it may have missed a change (models/storage/notifier.py).
-                look = follower.wait(HEARTBEAT_S)
-                if peer.gone():
-                    return
-                if not look:
-                    yield ": \n\n"
-        except NoSuchMatch:
-            yield "event: gone\ndata: \n\n"
-        except (LedgerError, sqlite3.Error, postgres.psycopg.Error) as error:
-            # The database is cut: this stream ends, with one line (no traceback); the browser tries again,
-            # is answered 503 while the database is away, and the page polls (static/app.js).
-            close_db()
-            log.warning("Gin Ledger: the stream of match %s closed: %s: %s", found_id, type(error).__name__,
-                        postgres.first_line(error))
+        yield f"retry: {RETRY_MS}\n: {' ' * 2048}\n\n"  # padding: a proxy's first buffer passes at once
+        yield "event: hello\ndata: \n\n"  # the page knows the stream passes: it stops polling
+        while True:
+            # A heartbeat asks the database nothing: an idle table costs it nothing. The watcher
+            # wakes the room when it may have missed a change (models/storage/notifier.py).
+            woken = moved.wait(HEARTBEAT_S)
+            if peer.gone():
+                return
+            if not woken:
+                yield ": \n\n"
+                continue
+            moved.clear()
+            latest = match_room.latest  # the room's one read and drawing of the change, shared by its streams
+            if latest is None:
+                continue
+            if isinstance(latest.end, NoSuchMatch):
+                yield "event: gone\ndata: \n\n"
+                return
+            if latest.end is not None:
+                # The database is cut: this stream ends, with one line (no traceback); the browser tries
+                # again, is answered 503 while the database is away, and the page polls (static/app.js).
+                log.warning("Gin Ledger: the stream of match %s closed: %s: %s", found_id,
+                            type(latest.end).__name__, postgres.first_line(latest.end))
+                return
+            if latest.newer_than(shown):
+                yield latest.event_for(way, shown).filled(own)
+                shown = latest.tag
 
     def release():  # when the server closes the answer, even one never begun
         peer.stop()
-        app.extensions[NOTIFIER].leave(follower)
+        app.extensions[HUB].leave(match_room, moved, way)
         room.give_back(app, address)
 
-    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response = Response(events(), mimetype="text/event-stream")
     response.call_on_close(release)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on as it comes

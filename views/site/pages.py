@@ -14,6 +14,7 @@ it knows, as that it added one hand at the end (views/live/following.py, `moved_
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from datetime import datetime
 
 from flask import g, render_template, request
@@ -77,17 +78,31 @@ def kept_page(what: str, stored, readonly: bool, draw, values: dict[str, str]) -
     cache = app_caches().pages
     found = cache.get(key)
     if found is None:
-        g.drawing_kept = True  # the CSRF token is drawn as its blank (views/site/csrf.masked_token)
+        was, g.drawing_kept = drawing_kept(), True  # the CSRF token is drawn as its blank (views/site/csrf.masked_token)
         try:
             html = draw()
         finally:
-            g.pop("drawing_kept", None)
+            g.drawing_kept = was
         found = Blanked(html)
         cache.put(key, found)
+    if g.get("blanks_left"):  # the drawing itself, for views/live/hub.py to fill per stream
+        return found
     filling = {CSRF: masked_token, **values}
     for name, template in PER_REQUEST.items():
         filling[name] = lambda template=template: render_template(template, stored=stored)
     return found.filled(filling)
+
+
+@contextmanager
+def blanks_left():
+    """Inside, a kept page is answered as its Blanked and the request's own parts as blanks: drawn once for
+    many answers, each filling its own (views/live/hub.py)."""
+    g.blanks_left = g.drawing_kept = True
+    try:
+        yield
+    finally:
+        g.pop("blanks_left", None)
+        g.pop("drawing_kept", None)
 
 
 class Part:
