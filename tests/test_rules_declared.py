@@ -75,7 +75,7 @@ GAME_USES = {
     "templates/_settlements.html": {"immediate_boxes", "box_bonus", "shutout_bonus", "shutout_multiplier"},
     "templates/_sheet.html": {"oklahoma", "shutout_multiplier", "immediate_boxes", "box_bonus"},
     "templates/count.html": {"oklahoma"},
-    "templates/table_match.html": {"oklahoma"},  # a board's upcard (issue 46)
+    "templates/_deal_boards.html": {"oklahoma"},  # a board's upcard (issue 46)
     "templates/_table_board.html": {"target"},  # the sides' games, drawn to their target
     "views/match/cards.py": {"oklahoma"},
 }
