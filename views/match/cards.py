@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 
 from .forms import UPCARDS
@@ -22,7 +22,8 @@ from models.errors import N_, MatchError
 from models.game.hand import other
 from models.game.meld_codes import MeldError, parse_meld
 
-from .match_page import match_or_404
+from .deals import carried, next_boards
+from .match_page import is_table, match_or_404
 
 bp = Blueprint("cards", __name__)
 
@@ -106,11 +107,27 @@ def read_taps(players: tuple[str, str], oklahoma: bool) -> Taps:
     return Taps(knocker if knocker in players else None, upcard if oklahoma else None, k, d, errors)
 
 
+def board_of(stored) -> dict | None:
+    """A table's board of the next deal that the grid counts (?board=N, else the first): its number and its
+    two players, as the deal form names them (views/match/deals.py); None for a match of two."""
+    if not is_table(stored):
+        return None
+    sheet = stored.sheet() if stored.refusal is None else None
+    boards = next_boards(stored, sheet) if sheet is not None and not sheet.finished else []
+    text = request.args.get("board") or "1"
+    number = read_count(text, 1)
+    if number is None or not 1 <= number <= len(boards):
+        abort(400, description=gettext("board: the next deal has no board %(board)s.", board=text[:20]))
+    return boards[number - 1]
+
+
 def counted(match_id: int):
-    """The stored match, the taps and their count: what the page, its JSON and "Use" all start from."""
+    """The stored match, the board counted (a table's), the taps and their count: what the page, its JSON
+    and "Use" all start from."""
     stored = match_or_404(match_id)
-    taps = read_taps(stored.match.players, stored.match.rules.oklahoma)
-    return stored, taps, count_deal(stored.match.rules, taps.upcard, taps.k, taps.d)
+    board = board_of(stored)
+    taps = read_taps(board["players"] if board else stored.match.players, stored.match.rules.oklahoma)
+    return stored, board, taps, count_deal(stored.match.rules, taps.upcard, taps.k, taps.d)
 
 
 # --------------------------------------------------------------------------
@@ -142,12 +159,34 @@ def use_url(match_id: int, taps: Taps, deal: Deal) -> str:
     return url_for("matches.show", match_id=match_id, **{k: v for k, v in args.items() if v is not None}) + "#hand-form"
 
 
-def show_count(stored, taps: Taps, deal: Deal):
-    """The grid with both sides counted; 400 when a field was refused (it is named above the grid)."""
+def board_use_url(match_id: int, board: dict, taps: Taps, deal: Deal) -> str:
+    """The table's page with the deal form as it was sent to the grid, board N's knocker, result and
+    deadwoods from the counts (what is not counted yet stays as typed), the other board's untouched."""
+    p = f"b{board['number']}_"
+    args = carried(request.args)
+    entry = deal.entry()
+    if taps.knocker:
+        args[p + "knocker"] = taps.knocker
+    if "knocker_deadwood" in entry:
+        points = entry["knocker_deadwood"]
+        args[p + "result"] = "big_gin" if entry.get("big_gin") else "gin" if points == 0 else "knock"
+        args[p + "kd"] = str(points)
+    if "opponent_deadwood" in entry:
+        args[p + "od"] = str(entry["opponent_deadwood"])
+    if taps.upcard:
+        args[p + "upcard"] = taps.upcard.code
+    return url_for("matches.show", match_id=match_id, **args) + "#deal-form"
+
+
+def show_count(stored, board: dict | None, taps: Taps, deal: Deal):
+    """The grid with both sides counted; 400 when a field was refused (it is named above the grid).
+    A table's names its board's two players and carries the deal form's entries through the round trip."""
     match = stored.match
+    players = board["players"] if board else match.players
     return render_template(
-        "count.html", stored=stored, match=match, sheet=stored.sheet(),
-        knocker=taps.knocker, defender=other(match.players, taps.knocker) if taps.knocker else None,
+        "count.html", stored=stored, match=match, sheet=stored.sheet(), players=players, board=board,
+        entries=carried(request.args) if board else {},
+        knocker=taps.knocker, defender=other(players, taps.knocker) if taps.knocker else None,
         upcard=taps.upcard.code if taps.upcard else None, upcards=UPCARDS, errors=taps.errors,
         ranks=RANKS, suits=SUITS, k_codes=[c.code for c in taps.k or ()], d_codes=[c.code for c in taps.d or ()],
         k_count=deal.knocker, d_count=deal.defender,
@@ -163,10 +202,13 @@ def count(match_id: int):
 
 @bp.get("/matches/<int:match_id>/count/use")
 def use(match_id: int):
-    """"Use these counts": the count form sent here, counted again, and on to the hand form (303)."""
-    stored, taps, deal = counted(match_id)
+    """"Use these counts": the count form sent here, counted again, and on to the hand form, or a table's
+    deal form (303)."""
+    stored, board, taps, deal = counted(match_id)
     if taps.errors:
-        return show_count(stored, taps, deal)
+        return show_count(stored, board, taps, deal)
+    if board:
+        return redirect(board_use_url(match_id, board, taps, deal), 303)
     return redirect(use_url(match_id, taps, deal), 303)
 
 
@@ -177,7 +219,7 @@ def use(match_id: int):
 @bp.get("/matches/<int:match_id>/count.json")
 def count_json(match_id: int):
     """The count form's query, both sides counted and worded: all the page script shows."""
-    _, taps, deal = counted(match_id)
+    _, _, taps, deal = counted(match_id)
     if taps.errors:
         return jsonify(error="; ".join(translated(error) for error in taps.errors)), 400
     return jsonify(k=deal.knocker.to_dict(render), d=deal.defender.to_dict(render))

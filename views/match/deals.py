@@ -8,6 +8,8 @@ deal, the board and the field.
 """
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from models.errors import HandAlreadySaved, MatchError, MatchOver, StaleMatch
@@ -25,13 +27,17 @@ from views.site.forms import VERSION_DIGITS, VersionForm
 from views.site.i18n import page_gettext as gettext, translated
 from views.site.pages import kept_page
 from views.tables.scope import device_name, table_id
-from .forms import new_form_id
+from .forms import UPCARDS, new_form_id
 from .match_page import is_table, match_or_404
 from .table_view import table_context
 
 bp = Blueprint("deals", __name__)
 
 RESULTS = ("knock", "gin", "big_gin", "draw")  # what a board's pad offers, as a hand of two's
+# The deal form's own fields (templates/_deal_boards.html), which a trip to the card grid carries there
+# and back (views/match/cards.py): never the form's token or one-time id, each cut to what a field holds.
+DEAL_FIELD = re.compile(r"b[12]_(result|knocker|kd|od|upcard)|typed|typed_winner|typed_points")
+MOST_CARRIED = 40
 
 
 def next_boards(stored: StoredMatch, sheet) -> list[dict]:
@@ -74,6 +80,11 @@ def board_keys(form, n: int) -> dict:
     return raw
 
 
+def carried(values) -> dict:
+    """The deal form's entries in `values` (a post, or the card grid's query), as typed."""
+    return {key: values[key][:MOST_CARRIED] for key in values if DEAL_FIELD.fullmatch(key)}
+
+
 def number(text: str | None):
     """A typed whole number as the file's number; anything else as typed, for the engine to refuse by name."""
     text = (text or "").strip()
@@ -108,8 +119,9 @@ def said_side(players: tuple[str, ...]) -> str:
 
 def render_table(stored: StoredMatch, error: MatchError | None = None, checked=None, status: int = 200):
     """The table's page. With a fresh deal form (a GET) it is the same for every request of this version but
-    for the form's one-time id (a blank), so it is kept whole, as a match of two's page (views/site/pages.py)."""
-    if error is None and checked is None and request.method == "GET":
+    for the form's one-time id (a blank), so it is kept whole, as a match of two's page (views/site/pages.py);
+    entries brought back from the card grid (its "Use these counts") are drawn in the form as sent."""
+    if error is None and checked is None and request.method == "GET" and not carried(request.args):
         return kept_page("table", stored, False, lambda: draw_table(stored, None, None, blank("form_id")),
                          {"form_id": new_form_id()}), status
     return draw_table(stored, error, checked, request.form.get("form_id") or new_form_id()), status
@@ -120,7 +132,7 @@ def draw_table(stored: StoredMatch, error: MatchError | None, checked, form_id: 
     board_error = refused_board(error)
     return render_template(
         "table_match.html", boards=None if sheet.finished else next_boards(stored, sheet), results=RESULTS,
-        form_id=form_id, sent=request.form if request.method == "POST" else {},
+        form_id=form_id, sent=request.form if request.method == "POST" else carried(request.args),
         error=translated(error) if error else None, board_error=board_error, checked=checked,
         checked_words=spoken(sheet, checked) if checked else None,
         version_form=VersionForm(formdata=None, version=stored.version), **table_context(stored),
@@ -166,6 +178,21 @@ def save_deal(match_id: int):
         words += " " + gettext("%(name)s captains the next deal.", name=after.captain)
     flash(words)
     return redirect(url_for("matches.show", match_id=match_id) + "#deal-form", 303)
+
+
+@bp.post("/matches/<int:match_id>/deals/count")
+def count_board(match_id: int):
+    """"Count cards" for board N: the deal's entries so far go to the card grid (303), with the board's
+    knocker and upcard as the grid's own; its "Use these counts" brings them back (views/match/cards.py)."""
+    stored = match_or_404(match_id)
+    if not is_table(stored):
+        abort(404)
+    board = request.form.get("board", "")[:2]
+    entries = carried(request.form)
+    upcard = entries.get(f"b{board}_upcard", "").strip().upper()
+    picked = {"knocker": entries.get(f"b{board}_knocker"), "upcard": upcard if upcard in dict(UPCARDS) else None}
+    return redirect(url_for("cards.count", match_id=match_id, board=board, **{k: v for k, v in picked.items() if v},
+                            **entries), 303)
 
 
 @bp.post("/matches/<int:match_id>/deals/undo")

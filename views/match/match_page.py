@@ -21,35 +21,21 @@ from models.game.rules import Table
 from models.storage.match_rows import StoredMatch
 
 
-# The pages of a match of two that a table of three or four does not have yet: each answers 404, saying
-# so, rather than draw a table's deals as hands of two (views/match/deals.py has its page and its deal,
-# views/live/ its following, spectator's link and big screen). Every one of them reads its match through
-# the two functions below, which refuse it there: no second read of the match.
-NOT_OFFERED = frozenset({
-    "cards.count", "cards.use", "cards.count_json"})
-
-
 def is_table(stored: StoredMatch) -> bool:
     return stored.match.table != Table.TWO
-
-
-def offered(stored: StoredMatch) -> StoredMatch:
-    if request.endpoint in NOT_OFFERED and is_table(stored):
-        abort(404, description=gettext("This page is not offered for a table of three or four yet."))
-    return stored
 
 
 def match_or_404(match_id: int) -> StoredMatch:
     """The match as stored now (from the app's cache when its epoch and version are the row's)."""
     try:
-        return offered(get_match(get_db(), match_id, table=table_id(), cache=match_cache()))
+        return get_match(get_db(), match_id, table=table_id(), cache=match_cache())
     except NoSuchMatch:
         abort(404, description=gettext("There is no such match."))
 
 
 def match_by_token_or_404(token: str) -> StoredMatch:
     try:
-        return offered(get_match_by_token(get_db(), token, table=table_id()))
+        return get_match_by_token(get_db(), token, table=table_id())
     except NoSuchMatch:
         abort(404, description=gettext("This read-only link is not known here."))
 
