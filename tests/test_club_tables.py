@@ -186,6 +186,8 @@ def test_after_a_partners_match_tonight_seats_four_and_one_tap_starts_partners(c
     page = client.get("/tonight")
     html = page.get_data(as_text=True)
     assert 'value="four" checked' in html and "Tables of four" in words(page)
+    assert ("A tap starts a partners match with the format, rules and stake of the table's latest partners"
+            " match; before any, with those a match of two would take, at a partners table.") in words(page)
     [seats] = start_buttons(html)
     assert all(seats)  # one table of four, no pair of two
     names = {i: n for n, i in ids(ledger).items()}
@@ -211,8 +213,13 @@ def test_tables_of_two_on_asking_and_a_pair_started_with_the_latest_match_of_two
                                (Hand(KNOCK, knocker="Eva", knocker_deadwood=0, opponent_deadwood=60),) * 2),
                  table=HOME)
     create_match(ledger, partners(("Ana", "Ben", "Cy", "Dan"), "Ana"), table=HOME)
-    html = client.get("/tonight?seats=two").get_data(as_text=True)
+    page = client.get("/tonight?seats=two")
+    html = page.get_data(as_text=True)
     assert 'value="two" checked' in html
+    # the words say what the tap does: the latest match of two's rules, not the latest (partners) match's
+    assert ("A tap starts a match of two with the format, rules and stake of the table's latest match of two;"
+            " before any, a Hollywood match of the classic rules, for nothing.") in words(page)
+    assert "rules of the table's latest match." not in words(page)
     buttons = start_buttons(html)
     assert buttons and not any(button[2] for button in buttons)
     one, other = buttons[0][:2]

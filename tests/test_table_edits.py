@@ -100,12 +100,14 @@ def test_a_deleted_deal_is_restored_from_the_history_to_the_same_export(client):
     assert len(export(client, match_id)["hands"]) == 2
     history = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
     assert "Restore deal 2" in history and "Board 1: Draw; Board 2:" in history
+    assert "Deal 2 deleted on" in history and "Hand 2 deleted" not in history
     hand_id = re.search(r'action="/matches/\d+/hands/(\d+)/restore"', history).group(1)
     restored = client.post(f"/matches/{match_id}/hands/{hand_id}/restore",
                            data={"csrf_token": hidden(history, "csrf_token"), "version": hidden(history, "version")})
     assert restored.status_code == 302 and restored.headers["Location"].endswith("#told")
     assert '<a href="#deal-2">' in client.get(restored.headers["Location"]).get_data(as_text=True)
     assert export(client, match_id) == before
+    assert "Deal 2 restored on" in client.get(f"/matches/{match_id}/history").get_data(as_text=True)
 
 
 def test_a_forgotten_deal_goes_in_before_deal_2(client):
@@ -138,8 +140,10 @@ def test_the_history_lists_each_change_of_a_deal(client):
     client.post(f"/matches/{match_id}/deals/undo",
                 data={"csrf_token": hidden(html, "csrf_token"), "version": hidden(html, "version")})
     history = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
-    for action in ("Hand 1 changed", "Hand 3 inserted", "Hand 4 undone"):
+    for action in ("Deal 1 changed", "Deal 3 inserted", "Deal 4 undone"):
         assert action in history, action
+    assert not re.search(r"<strong>Hand \d", history)  # a table's events are its deals
+    assert "Deleted deals" in history and "Deleted hands" not in history
     assert "Board 1: Knocker&#39;s deadwood 3 → 5" in history
 
 

@@ -109,3 +109,26 @@ def test_the_held_stream_of_a_table_starts_with_its_whole_region(client):
 
 def _text(chunk) -> str:
     return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+def board_region(html: str) -> str:
+    """The board region, its one-time CSRF token left out (each response masks it afresh)."""
+    region = html[html.index('<div data-region="board"'):html.index('<div data-region="money"')].strip()
+    return re.sub(r'(name="csrf_token"[^>]*value=)"[^"]*"', r"\1", region)
+
+
+def test_a_phone_following_a_finished_table_gets_its_result_share_and_rematch_as_a_reload_draws_them(client):
+    match_id = import_match(client, table_case("partners-hollywood-whole-match"))
+    live = client.get(f"/matches/{match_id}/live").get_data(as_text=True)
+    assert 'id="result"' in live and "data-share-button" in live
+    assert f'action="/matches/{match_id}/rematch"' in live and f'/matches/{match_id}/sheet.svg' in live
+    assert board_region(live) == board_region(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    started = client.post(f"/matches/{match_id}/rematch", data={"csrf_token": hidden(live, "csrf_token")})
+    assert started.status_code == 302 and started.headers["Location"] != f"/matches/{match_id}"
+    again = client.get(f"/matches/{match_id}/live").get_data(as_text=True)
+    assert f'href="{started.headers["Location"]}">Go to the rematch</a>' in again
+
+    token = view_token(client, match_id)
+    spectator = client.get(f"/view/{token}/live").get_data(as_text=True)
+    assert 'id="result"' in spectator and "data-share-button" not in spectator
+    assert "/rematch" not in spectator and "Go to the rematch" not in spectator and "<form" not in spectator

@@ -147,3 +147,19 @@ def test_the_deal_is_said_in_one_breath_in_each_language(client):
         checked = client.post(f"/matches/{match_id}/deals", data={
             "csrf_token": hidden(page, "csrf_token"), "form_id": hidden(page, "form_id"), "check": "1", **FIRST_DEAL})
         assert words in checked.get_data(as_text=True), lang
+
+
+def bare(page: str) -> str:
+    """`page` without the Unicode isolates around the names in its title (models/game/names.isolated)."""
+    return page.replace("\u2068", "").replace("\u2069", "")
+
+
+def test_the_join_page_names_the_tables_sides_as_its_other_pages_do(client):
+    partners = import_match(client, table_case("partners-example"))
+    page = bare(client.get(f"/matches/{partners}/join").get_data(as_text=True))
+    assert "<title>Join from another phone · Ana &amp; Cy – Ben &amp; Dan · Gin Ledger</title>" in page
+    assert '<p class="meta">partners, two against two · Ana &amp; Cy – Ben &amp; Dan</p>' in page
+    chouette = import_match(client, table_case("chouette-four-hollywood"))
+    page = bare(client.get(f"/matches/{chouette}/join").get_data(as_text=True))
+    assert "Iva – Jan &amp; Kim &amp; Lea · Gin Ledger</title>" in page
+    assert '<p class="meta">chouette, one against the table · Iva – Jan &amp; Kim &amp; Lea · Iva is in the box</p>' in page

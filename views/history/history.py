@@ -194,6 +194,15 @@ ACTIONS = {
     "undone": lazy_gettext("Hand %(number)s undone on %(device)s at %(time)s"),
     "restored": lazy_gettext("Hand %(number)s restored on %(device)s at %(time)s"),
 }
+# A table of three or four's events are its deals, as its sheet and its flashes call them.
+DEAL_ACTIONS = {
+    "entered": lazy_gettext("Deal %(number)s entered on %(device)s at %(time)s"),
+    "inserted": lazy_gettext("Deal %(number)s inserted on %(device)s at %(time)s"),
+    "changed": lazy_gettext("Deal %(number)s changed on %(device)s at %(time)s"),
+    "deleted": lazy_gettext("Deal %(number)s deleted on %(device)s at %(time)s"),
+    "undone": lazy_gettext("Deal %(number)s undone on %(device)s at %(time)s"),
+    "restored": lazy_gettext("Deal %(number)s restored on %(device)s at %(time)s"),
+}
 
 
 KEY = Markup('<code class="key" translate="no">{}</code>')  # a key no field of the hand form enters (none today)
@@ -273,10 +282,11 @@ def card_words(code: str) -> str:
         return str(code)
 
 
-def event_words(event: history.Event, words: HandWords) -> tuple[str, list[Markup]]:
-    """'Hand 3 changed on Ana's phone at 9:14 PM' and, below it, 'Knocker's deadwood 4 → 6' per changed field."""
+def event_words(event: history.Event, words: HandWords, table: bool = False) -> tuple[str, list[Markup]]:
+    """'Hand 3 changed on Ana's phone at 9:14 PM' (at a `table`, 'Deal 3 …') and, below it, 'Knocker's
+    deadwood 4 → 6' per changed field."""
     time = clock(datetime.fromisoformat(event.at))  # as the match page says it: 7:23 PM, 19:23
-    title = str(ACTIONS[event.action]) % {"number": event.number, "device": event.device or gettext("a browser"), "time": time}
+    title = str((DEAL_ACTIONS if table else ACTIONS)[event.action]) % {"number": event.number, "device": event.device or gettext("a browser"), "time": time}
     if event.action == "changed":
         details = words.changes(event.old, event.new)
     else:
@@ -289,7 +299,9 @@ def show(match_id: int):
     stored = match_or_404(match_id)
     db = get_db()
     words = HandWords()
-    events = [event_words(event, words) for event in reversed(history.hand_events(db, match_id, table=table_id()))]
+    table = is_table(stored)
+    events = [event_words(event, words, table)
+              for event in reversed(history.hand_events(db, match_id, table=table_id()))]
     deleted = [(hand_id, number, words.entry(values))
                for hand_id, number, values in history.deleted_hands(db, match_id, table=table_id())]
     return render_template("history.html", stored=stored, match=stored.match, events=events,
