@@ -21,6 +21,7 @@ import asyncio
 import os
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -42,7 +43,9 @@ def rss_kb(pid: int) -> int:
 
 
 def files_limit() -> tuple[int, int]:
-    """RLIMIT_NOFILE raised to its hard limit (inherited by the server started after)."""
+    """RLIMIT_NOFILE raised to its hard limit (inherited by the server started after); and a SIGTERM (as
+    `timeout` sends) ends the bench by its `finally`s, so its server is stopped too."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return soft, hard
