@@ -50,9 +50,14 @@ SERVERS = {
 CLOSES = {"flask-run"}  # servers that close each connection after its answer
 
 
+def loopback(number: int) -> str:
+    """The `number`th loopback address of its own (127.0.1.1, 127.0.1.2, ...): a phone on the Wi-Fi."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
 class Phone:
     def __init__(self, number: int, match_id: int):
-        self.address = f"127.0.{1 + number // 250}.{1 + number % 250}"
+        self.address = loopback(number)
         self.match_id = match_id
         self.page_s: float | None = None
         self.status = None

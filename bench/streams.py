@@ -56,13 +56,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def club_server(database: str, workers: int, **env: str):
+def club_server(database: str, workers: int, connections: int = 5000, **env: str):
     """The README's club command on 127.0.0.1 (a free port), and that port; ready when it answers."""
     port = free_port()
     environ = {k: v for k, v in os.environ.items() if not k.startswith("FLASK_")}
     environ.update(FLASK_DATABASE=database, FLASK_SECRET_KEY="bench", **env)
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers), "--worker-connections", "5000",
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "-k", "gevent", "-w", str(workers),
+         "--worker-connections", str(connections),
          "--graceful-timeout", "2", "--no-control-socket", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
          "app:create_app()"], cwd=ROOT, env=environ, start_new_session=True)
     for _ in range(600):
@@ -169,9 +170,12 @@ async def hold(port: int, table: Table, phone: int, stop: asyncio.Event, cookie:
             await asyncio.sleep(1)
 
 
-async def hold_once(port: int, table: Table, phone: int, stop: asyncio.Event, cookie: str) -> None:
-    """The stream asked as the page's EventSource asks it: the page's host and port, the player's cookie."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def hold_once(port: int, table: Table, phone: int, stop: asyncio.Event, cookie: str,
+                    address: str | None = None) -> None:
+    """The stream asked as the page's EventSource asks it: the page's host and port, the player's cookie
+    (from the phone's own `address`, 127.0.0.x, if given)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                   local_addr=(address, 0) if address else None)
     writer.write(f"GET /matches/{table.match_id}/stream?shown={table.tag} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                  f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode())
     await reader.readuntil(b"\r\n\r\n")
@@ -193,8 +197,8 @@ async def hold_once(port: int, table: Table, phone: int, stop: asyncio.Event, co
         writer.close()
 
 
-async def save(http: Http, table: Table) -> None:
-    body = urlencode({**table.fields, **HAND}).encode()
+async def save(http: Http, table: Table, hand: dict = HAND) -> None:
+    body = urlencode({**table.fields, **hand}).encode()
     sent = time.monotonic()
     status, html = await http.ask("POST", f"/matches/{table.match_id}/hands", body, {
         "Content-Type": "application/x-www-form-urlencoded", "X-Requested-With": "fetch", "X-Answer": "fragment",
