@@ -163,3 +163,23 @@ def test_the_join_page_names_the_tables_sides_as_its_other_pages_do(client):
     page = bare(client.get(f"/matches/{chouette}/join").get_data(as_text=True))
     assert "Iva – Jan &amp; Kim &amp; Lea · Gin Ledger</title>" in page
     assert '<p class="meta">chouette, one against the table · Iva – Jan &amp; Kim &amp; Lea · Iva is in the box</p>' in page
+
+
+def test_a_tables_page_draws_each_games_race_between_its_sides(client):
+    """The race to the target per game, as a match of two has it, with the sides as its two lines: each
+    line ends at the side's score in that game, and the page follows it live (the sheet region)."""
+    doc = table_case("partners-hollywood-whole-match")
+    match_id = import_match(client, doc)
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    races = re.findall(r'<svg [^>]*class="race" data-game="(\d)"', html)
+    assert races == ["1", "2", "3"]
+    sides = [name for name in re.findall(r'data-player="([^"]+)"', html)]
+    assert sides[:2] == ["Jana &amp; Eva", "Petr &amp; Karel"] and len(sides) == 6
+    expected = json.loads((CASES / "tables" / "partners-hollywood-whole-match.json").read_text())["expected"]
+    for game in expected["games"]:  # each line ends at the case's score of its side in that game
+        drawn = html.split(f'data-game="{game["number"]}"', 1)[1].split("</svg>", 1)[0]
+        ends = [int(v) for v in re.findall(r'class="value s\d" aria-hidden="true">(-?\d+)<', drawn)]
+        assert ends == [game["scores"][name] for name in ("Jana & Eva", "Petr & Karel")], game["number"]
+    live = client.get(f"/matches/{match_id}/live").get_data(as_text=True)
+    assert live.count('class="race"') == 3
+    assert client.get(f"/matches/{match_id}/big").get_data(as_text=True).count("table-races") == 1

@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext
 from models.game.tables.money import player_net
 from models.storage.match_rows import StoredMatch
 from .scoreboard import game_box
-from .sheet import RESULT_NAMES
+from .sheet import RESULT_NAMES, race_picture
 
 # A deal's results besides a board's (models/game/tables/deal.py: DEAL, LEVEL), in the page's words.
 DEAL_RESULTS = {**RESULT_NAMES, "deal": lazy_gettext("won on the boards"), "level": lazy_gettext("level")}
@@ -19,4 +19,5 @@ def table_context(stored: StoredMatch, readonly: bool = False) -> dict:
     no undo (the spectator's link, the big screen)."""
     sheet = stored.sheet()
     return {"stored": stored, "match": stored.match, "sheet": sheet, "sides": sheet.sides, "readonly": readonly,
-            "money": player_net(sheet.sides, sheet.net), "game_box": game_box, "result_names": DEAL_RESULTS}
+            "money": player_net(sheet.sides, sheet.net), "game_box": game_box, "result_names": DEAL_RESULTS,
+            "race_figure": lambda number: race_picture(sheet, number)}
