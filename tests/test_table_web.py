@@ -173,7 +173,7 @@ def test_a_tables_page_draws_each_games_race_between_its_sides(client):
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
     races = re.findall(r'<svg [^>]*class="race" data-game="(\d)"', html)
     assert races == ["1", "2", "3"]
-    sides = [name for name in re.findall(r'data-player="([^"]+)"', html)]
+    sides = re.findall(r'data-player="([^"]+)"', html)
     assert sides[:2] == ["Jana &amp; Eva", "Petr &amp; Karel"] and len(sides) == 6
     expected = json.loads((CASES / "tables" / "partners-hollywood-whole-match.json").read_text())["expected"]
     for game in expected["games"]:  # each line ends at the case's score of its side in that game
