@@ -9,9 +9,12 @@ STREAMS, SAVES = 50, 4
 
 
 def test_many_streams_of_one_match_get_each_save_once_in_order_from_one_read(app, client, monkeypatch):
-    from views.live import stream as streams
+    from views.live import hub as hubs, stream as streams
 
     monkeypatch.setattr(streams, "HEARTBEAT_S", 0.05)
+    drawings = []
+    draw = hubs.Way.draw
+    monkeypatch.setattr(hubs.Way, "draw", lambda way, *args: drawings.append(args[-1]) or draw(way, *args))
     app.config["STREAMS_PER_ADDRESS"] = app.config["STREAM_THREADS"] = STREAMS
     hub = app.extensions[streams.HUB]
     match_id = new_match(client)
@@ -42,6 +45,10 @@ def test_many_streams_of_one_match_get_each_save_once_in_order_from_one_read(app
             for count in counts:
                 assert count.acquire(timeout=60)
             assert hub.reads - before == 1  # one read of the change for all the streams
+            assert drawings == [True] * number  # and one drawing, of the step: every page was one behind
+            (room,) = hub.rooms.values()
+            assert room.latest.version == number + 1 and not room.latest.waiting
+            assert room.latest.drawn == {}  # every stream looked: the room at rest keeps nothing drawn
         for reader in readers:
             reader.join(60)
         for events in got:

@@ -2,13 +2,15 @@
 
 A room per followed match: one follower of the change watcher (models/storage/notifier.py) and one waiter
 (a thread, a greenlet under gevent). Woken, the waiter reads the match once on one pooled connection, given
-back at once, and draws once, for each way its streams see it (a `Way`: read-only or not, and what a kept
-page shows of the request, views/site/pages.request_part), the event a page one version behind needs (the
-step) and the one any other page needs (the whole region), each as a server-sent event with its blanks
-left (the CSRF token, the hand form's one-time id). The streams are woken and each writes the same `Change`,
-filling only its blanks. A stream holds its event to wait on and the tag it sent, nothing of the database.
-What must stay true: a room's `latest` only moves on after it is drawn for every way its streams have; a
-stream that joins is drawn for before it waits; a stream that missed a change gets the whole region.
+back at once, and wakes the room's streams. The first stream that needs an event of the change draws it,
+once for all, for its way (a `Way`: read-only or not, and what a kept page shows of the request,
+views/site/pages.request_part): the step for a page one version behind, or the whole region for any other,
+as a server-sent event with its blanks left (the CSRF token, the hand form's one-time id); each stream
+writes it filling only its blanks. Once every stream woken for the change has looked, its drawings are let
+go: a room at rest keeps the version it read and nothing drawn. A stream holds its event to wait on and the
+tag it sent, nothing of the database.
+What must stay true: a room's `latest` only moves on after it is read; every stream woken for a change looks
+at the room's latest; a stream that missed a change gets the whole region.
 """
 from __future__ import annotations
 
@@ -42,18 +44,16 @@ def event(tag: str, html: str) -> str:
 
 @dataclass(frozen=True)
 class Change:
-    """A version read once: its tag, the tag of the version before, and per way the two events drawn."""
+    """A version read once: its tag, the tag of the version before, the streams woken for it that have not
+    looked yet, and its events drawn for them by (Way.key, one behind or whole)."""
     tag: str
     before: str
     epoch: str
     version: int
     stored: object = None
-    drawn: dict = field(default_factory=dict)  # Way.key -> (one behind, whole): Blanked events
+    drawn: dict = field(default_factory=dict)  # (Way.key, one behind) -> Blanked event, while `waiting`
+    waiting: set = field(default_factory=set)
     end: BaseException | None = None  # NoSuchMatch (the match is gone) or the fault that cut the database
-
-    def event_for(self, way_key, shown: str) -> Blanked:
-        behind, whole = self.drawn[way_key]
-        return behind if shown == self.before else whole
 
     def newer_than(self, shown: str) -> bool:
         """Whether a page showing `shown` is behind: a page drawn after the room last read is not."""
@@ -74,25 +74,21 @@ class Way:
         self.environ = {name: value for name, value in request.environ.items() if isinstance(value, str)}
         self.table = g.get("table")
 
-    def draw(self, app, stored) -> tuple[Blanked, Blanked]:
+    def draw(self, app, stored, behind: bool) -> Blanked:
         environ = {**self.environ, "wsgi.input": io.BytesIO(b""), "wsgi.errors": io.StringIO()}
         with app.request_context(environ):
             g.table = self.table
-            return draw_here(stored, self.readonly)
+            return draw_here(stored, self.readonly, behind)
 
 
-def draw_here(stored, readonly: bool) -> tuple[Blanked, Blanked]:
-    """The events of `stored` for a page one version behind and for any other, drawn in this request."""
+def draw_here(stored, readonly: bool, behind: bool) -> Blanked:
+    """The event of `stored` for a page one version behind (`behind`) or for any other, drawn in this request."""
     known([stored])  # its address is built without a query
     tag = tag_of(stored)
-    if stored.refusal is not None:
-        with blanks_left():
-            whole = Blanked(event(tag, drawn_blanked(render_broken(stored))))
-        return whole, whole
     with blanks_left():
-        behind = Blanked(event(tag, drawn_blanked(moved_on(stored, readonly, tag_of(stored, 1)))))
-        whole = Blanked(event(tag, drawn_blanked(moved_on(stored, readonly, None))))
-    return behind, whole
+        if stored.refusal is not None:
+            return Blanked(event(tag, drawn_blanked(render_broken(stored))))
+        return Blanked(event(tag, drawn_blanked(moved_on(stored, readonly, tag_of(stored, 1) if behind else None))))
 
 
 def drawn_blanked(drawn) -> str:
@@ -118,7 +114,7 @@ class Room:
         self.waiter = threading.Thread(target=self.wait, daemon=True, name=f"gin-ledger-room-{match_id}")
 
     def join(self, readonly: bool) -> tuple[threading.Event, object]:
-        """In the stream's request: its event to wait on, and its way (drawn now if the room read already)."""
+        """In the stream's request: its event to wait on, and its way."""
         key = (readonly, request_part()[:-1])  # the day is the drawing's own
         moved = threading.Event()
         with self.lock:
@@ -126,9 +122,6 @@ class Room:
             if way is None:
                 way = self.ways[key] = Way(key, readonly)
             way.streams += 1
-            latest = self.latest
-            if latest is not None and latest.end is None and key not in latest.drawn:
-                latest.drawn[key] = draw_here(latest.stored, readonly)
             self.streams.add(moved)
         moved.set()  # it looks at once: what the room read since the page was drawn
         return moved, key
@@ -136,6 +129,8 @@ class Room:
     def leave(self, moved: threading.Event, key) -> None:
         with self.lock:
             self.streams.discard(moved)
+            if self.latest is not None:
+                self.looked(self.latest, moved)
             way = self.ways.get(key)
             if way is not None:
                 way.streams -= 1
@@ -161,6 +156,7 @@ class Room:
             with self.lock:
                 self.latest = change
                 woken = list(self.streams)
+                change.waiting.update(woken)
             for moved in woken:
                 moved.set()
             if change.end is not None:
@@ -168,7 +164,7 @@ class Room:
                 return
 
     def look(self) -> Change | None:
-        """The match read once and drawn for every way; None when its version is the one already sent."""
+        """The match read once; None when its version is the one already sent."""
         try:
             stored = self.hub.read(self)
         except NoSuchMatch as gone:
@@ -178,16 +174,35 @@ class Room:
         latest = self.latest
         if latest is not None and (latest.epoch, latest.version) == (stored.epoch, stored.version):
             return None
-        change = Change(tag_of(stored), tag_of(stored, 1), stored.epoch, stored.version, stored)
+        return Change(tag_of(stored), tag_of(stored, 1), stored.epoch, stored.version, stored)
+
+    def event(self, change: Change, moved: threading.Event, key, shown: str) -> Blanked | Exception | None:
+        """What the stream of `moved` (of way `key`), its page showing `shown`, writes of `change`: None when
+        its page is not behind; drawn by the first stream of its way and kind that needs it. A drawing that
+        failed (a fault of the app's own) is logged once and handed to each such stream, to end it."""
         with self.lock:
-            ways = list(self.ways.values())
-        for way in ways:
-            change.drawn[way.key] = way.draw(self.hub.app, stored)
-        with self.lock:  # a way that joined while drawing: drawn now, before anyone is woken
-            for way in list(self.ways.values()):
-                if way.key not in change.drawn:
-                    change.drawn[way.key] = way.draw(self.hub.app, stored)
-        return change
+            try:
+                if not change.newer_than(shown):
+                    return None
+                kind = (key, shown == change.before)
+                found = change.drawn.get(kind)
+                if found is None:
+                    try:
+                        found = self.ways[key].draw(self.hub.app, change.stored, kind[1])
+                    except Exception as error:
+                        log.exception("drawing match %s", self.match_id)
+                        found = error
+                    change.drawn[kind] = found
+                return found
+            finally:
+                self.looked(change, moved)
+
+    @staticmethod
+    def looked(change: Change, moved: threading.Event) -> None:
+        """Under the room's lock: the stream of `moved` needs nothing more of `change` drawn."""
+        change.waiting.discard(moved)
+        if not change.waiting:
+            change.drawn.clear()
 
 
 class Hub:

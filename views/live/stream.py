@@ -94,8 +94,11 @@ def stream(match_id: int | None = None, token: str | None = None):
                 log.warning("Gin Ledger: the stream of match %s closed: %s: %s", found_id,
                             type(latest.end).__name__, postgres.first_line(latest.end))
                 return
-            if latest.newer_than(shown):
-                yield latest.event_for(way, shown).filled(own)
+            drawn = match_room.event(latest, moved, way, shown)
+            if isinstance(drawn, Exception):  # logged once by the room
+                return
+            if drawn is not None:
+                yield drawn.filled(own)
                 shown = latest.tag
 
     def release():  # when the server closes the answer, even one never begun
