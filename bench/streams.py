@@ -90,6 +90,7 @@ class Http:
 
     def __init__(self, port: int):
         self.port, self.reader, self.writer, self.cookie = port, None, None, ""
+        self.location = ""  # of the last answer that named one (a redirect)
 
     async def ask(self, method: str, path: str, body: bytes = b"", headers: dict | None = None, again=True):
         try:
@@ -120,6 +121,8 @@ class Http:
                 chunked = True
             elif name == "set-cookie":
                 self.cookie = value.split(";", 1)[0]
+            elif name == "location":
+                self.location = value
         if chunked:
             data = b""
             while (size := int((await self.reader.readline()).split(b";")[0], 16)):
@@ -152,8 +155,7 @@ async def new_table(http: Http) -> Table:
                       "preset": "classic", "first_dealer": "1"}, doseq=True).encode()
     status, _ = await http.ask("POST", "/matches/new", body, {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 302, status
-    _, listing = await http.ask("GET", "/")
-    match_id = max(int(n) for n in re.findall(r'/matches/(\d+)"', listing))
+    match_id = int(re.fullmatch(r".*/matches/(\d+)", http.location).group(1))  # the new match's page
     _, page = await http.ask("GET", f"/matches/{match_id}")
     return Table(match_id, page)
 
