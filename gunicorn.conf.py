@@ -1,7 +1,8 @@
 """gunicorn's settings file for Gin Ledger (README, "Serving"): read from the directory gunicorn starts in,
 or named by `-c gunicorn.conf.py`. It sets nothing the command line sets; it tells the app, in each worker,
 how many connections that worker answers at once (`--worker-connections`), so the held streams leave a
-reserve of them to saves and pages (views/live/room.py)."""
+reserve of them to saves and pages (views/live/room.py), and has each worker give its database back before
+it ends."""
 
 
 def post_worker_init(worker):
@@ -9,3 +10,12 @@ def post_worker_init(worker):
     from views.live.room import served_by
 
     served_by(worker.cfg.worker_connections)
+
+
+def worker_exit(server, worker):
+    # the app gives back its database while the worker's hub still runs: psycopg_pool's own clean-up at the
+    # interpreter's end, under gevent, prints "greenlet is being finalized" for every worker stopped
+    from views.site.db import close_app
+
+    if hasattr(worker.wsgi, "extensions"):  # the app as create_app made it (not a wrapper around it)
+        close_app(worker.wsgi)
