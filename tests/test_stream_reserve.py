@@ -1,6 +1,7 @@
 """The connections a gevent worker keeps for saves (views/live/room.py, gunicorn.conf.py): held streams never
 take the last STREAMS_RESERVE of `--worker-connections`, one more is refused with 503 (the page polls) and a
-save still answers; a page closed gives its stream's slot back at once (its FIN), not at the next heartbeat.
+save still answers; a page closed gives its stream's slot back at once (its FIN), not at the next heartbeat;
+and no answer keeps its connection (gunicorn.conf.py `keepalive`), so polling phones hold none of the reserve.
 The server is the README's club command (gunicorn, one gevent worker) with 8 connections, 3 kept."""
 import socket
 import time
@@ -75,3 +76,15 @@ def test_a_closed_page_gives_its_slot_back_at_once(client, server):
     finally:
         for reader in streams:
             reader.close()
+
+
+def test_an_answer_keeps_no_connection_of_the_reserve(client, server):
+    match_id = new_match(client)
+    host, port = server.base.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(f"GET /matches/{match_id}/live HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        answer = b""
+        while got := sock.recv(65536):  # the server closes the connection after its answer
+            answer += got
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").lower()
+    assert head.startswith("http/1.1 200") and "connection: close" in head
