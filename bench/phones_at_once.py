@@ -100,9 +100,15 @@ async def held_stream(port: int, phone: Phone, tag: str, start: float, done: asy
                 return False
             buffer += got
         phone.streamed, phone.followed_at = True, time.monotonic() - start
-        closed = asyncio.create_task(reader.read(65536))
-        await asyncio.wait([closed, asyncio.create_task(done.wait())], return_when=asyncio.FIRST_COMPLETED)
-        closed.cancel()
+        ended = asyncio.create_task(done.wait())
+        while not done.is_set():  # events and heartbeats, read and let go, until the server closes it
+            more = asyncio.create_task(reader.read(65536))
+            await asyncio.wait([more, ended], return_when=asyncio.FIRST_COMPLETED)
+            if not more.done():
+                more.cancel()
+            elif not more.result():
+                break
+        ended.cancel()
         return True
     except (asyncio.TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
         return False
@@ -138,10 +144,15 @@ async def one_phone(port: int, phone: Phone, start: float, within: float, done: 
         phone.problem = type(error).__name__
 
 
-async def room(port: int, phones: int, seconds: float, within: float, closes: bool) -> dict:
+async def seated(port: int, phones: int, closes: bool) -> list[Phone]:
+    """`phones` phones, two a new match."""
     maker = PhoneHttp(port, "127.0.0.1", closes)
     matches = [(await new_table(maker)).match_id for _ in range((phones + 1) // 2)]
-    room = [Phone(n, matches[n // 2]) for n in range(phones)]
+    return [Phone(n, matches[n // 2]) for n in range(phones)]
+
+
+async def room(port: int, phones: int, seconds: float, within: float, closes: bool) -> dict:
+    room = await seated(port, phones, closes)
     done = asyncio.Event()
     start = time.monotonic()
     tasks = [asyncio.create_task(one_phone(port, phone, start, within, done, closes)) for phone in room]
