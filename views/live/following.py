@@ -10,7 +10,6 @@ from views.site.i18n import page_gettext as gettext
 from views.match.match_page import is_table, render_broken
 from views.match.table_view import table_context
 from views.match.forms import new_form_id
-from views.site.forms import VersionForm
 from views.site.blanks import blank
 from views.site.pages import kept_part, kept_page, note, noted, per_request
 from .quiet_polls import etag_for, not_modified, unchanged
@@ -46,22 +45,12 @@ def live_context(stored, readonly: bool) -> dict:
     return context
 
 
-def table_live_context(stored, readonly: bool) -> dict:
-    """What a table's live regions draw from: on the player's own page, as its page draws them, the version
-    the finished match's rematch is posted with (templates/_table_board.html), so a following phone shows the
-    result, the share and the rematch as a reload does; the spectator's link and the big screen get none."""
-    context = table_context(stored, readonly)
-    if not readonly:
-        context["version_form"] = VersionForm(formdata=None, version=stored.version)
-    return context
-
-
 def fragment(stored, readonly: bool = False) -> str:
     """The live region of `stored`: the board, the sheet and the next hand's state, kept whole per key,
     with a new one-time id for the next hand's form (a blank each response fills)."""
     if is_table(stored):  # a table of three or four: its own regions (templates/_table_live.html)
         def draw():
-            return render_template("_table_live.html", form_id=blank("form_id"), **table_live_context(stored, readonly))
+            return render_template("_table_live.html", form_id=blank("form_id"), **table_context(stored, readonly))
     else:
         def draw():
             return render_template("_live.html", form_id=blank("form_id"), **live_context(stored, readonly))
@@ -155,5 +144,6 @@ def live_fragment(match_id: int | None = None, token: str | None = None):
 def big_page(stored, readonly: bool, live_url: str, spectator: bool = False):
     """`spectator`: reached by the read-only link, so the header leads nowhere else (templates/_spectator_top.html)."""
     if is_table(stored):
-        return render_template("table_big.html", live_url=live_url, spectator=spectator, **table_context(stored, readonly))
+        return render_template("table_big.html", live_url=live_url, spectator=spectator,
+                               **table_context(stored, readonly, controls=False))
     return render_template("big.html", live_url=live_url, spectator=spectator, **sheet_context(stored, readonly))

@@ -135,7 +135,7 @@ def draw_table(stored: StoredMatch, error: MatchError | None, checked, form_id: 
         form_id=form_id, sent=request.form if request.method == "POST" else carried(request.args),
         error=translated(error) if error else None, board_error=board_error, checked=checked,
         checked_words=spoken(sheet, checked) if checked else None,
-        version_form=VersionForm(formdata=None, version=stored.version), **table_context(stored),
+        **table_context(stored),
     )
 
 

@@ -7,6 +7,7 @@ from flask_babel import lazy_gettext
 
 from models.game.tables.money import player_net
 from models.storage.match_rows import StoredMatch
+from views.site.forms import VersionForm
 from .scoreboard import game_box
 from .sheet import RESULT_NAMES, race_picture
 
@@ -14,10 +15,15 @@ from .sheet import RESULT_NAMES, race_picture
 DEAL_RESULTS = {**RESULT_NAMES, "deal": lazy_gettext("won on the boards"), "level": lazy_gettext("level")}
 
 
-def table_context(stored: StoredMatch, readonly: bool = False) -> dict:
+def table_context(stored: StoredMatch, readonly: bool = False, controls: bool | None = None) -> dict:
     """The sides' games, the deals, each player's money and the next deal's number; `readonly`: no form,
-    no undo (the spectator's link, the big screen)."""
+    no undo (the spectator's link, the big screen). `controls` (by default: not `readonly`): the version the
+    undo, the row tools and the finished match's rematch are posted with (templates/_table_board.html), so
+    the player's page and a phone following it draw them alike; the player's own big screen has none."""
     sheet = stored.sheet()
-    return {"stored": stored, "match": stored.match, "sheet": sheet, "sides": sheet.sides, "readonly": readonly,
-            "money": player_net(sheet.sides, sheet.net), "game_box": game_box, "result_names": DEAL_RESULTS,
-            "race_figure": lambda number: race_picture(sheet, number)}
+    context = {"stored": stored, "match": stored.match, "sheet": sheet, "sides": sheet.sides, "readonly": readonly,
+               "money": player_net(sheet.sides, sheet.net), "game_box": game_box, "result_names": DEAL_RESULTS,
+               "race_figure": lambda number: race_picture(sheet, number)}
+    if (not readonly) if controls is None else controls:
+        context["version_form"] = VersionForm(formdata=None, version=stored.version)
+    return context
