@@ -80,7 +80,8 @@ def test_a_killed_server_s_phone_catches_up_with_nothing_missed_or_doubled(app, 
         save(client, match_id, 4)
         moved = reader.next_event()
         assert moved["id"] == shown_tag(client, f"/matches/{match_id}") != caught["id"]
-        assert ROW.findall(moved["data"]) == ["1", "2", "3", "4"]  # another process saved it: the whole region
+        # another process saved it; the room read the version before too: the step, the new row alone
+        assert ROW.findall(moved["data"]) == ["4"] and 'data-from="' in moved["data"]
         reader.close()
     finally:
         server.stop()
@@ -240,3 +241,25 @@ def test_a_held_stream_asks_the_database_nothing_between_changes(app, client, mo
         assert len(asked) == settled + 1  # woken: one look, by the room
     finally:
         held.close()
+
+
+def test_streams_in_two_worker_processes_get_each_save_once_in_order(app, client, database, tmp_path):
+    """Fan-out across processes: saves from this process, phones held by either of gunicorn's two workers."""
+    match_id = new_match(client)
+    path = f"/matches/{match_id}/stream?shown={shown_tag(client, f'/matches/{match_id}')}"
+    with GeventServer(database, log_dir=tmp_path, gunicorn_args=("--workers", "2")) as running:
+        readers = [EventReader(running.base, path) for _ in range(6)]
+        try:
+            assert all(reader.next_event()["event"] == "hello" for reader in readers)
+            seen = [[] for _ in readers]
+            for number in range(1, 5):
+                save(client, match_id, number)
+                for got, reader in zip(seen, readers):
+                    event = reader.next_event()
+                    got.append((event["id"], ROW.findall(event["data"])))
+            for got in seen:
+                assert [rows for _, rows in got] == [[str(n)] for n in range(1, 5)]  # each step once, in order
+                assert [tag for tag, _ in got] == [tag for tag, _ in seen[0]] and len({t for t, _ in got}) == 4
+        finally:
+            for reader in readers:
+                reader.close()

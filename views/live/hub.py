@@ -31,7 +31,7 @@ from views.site.db import give_back, match_cache, request_connection
 from views.site.pages import Blanked, blanks_left, request_part
 from views.tables.numbers import known
 
-from .following import moved_on, tag_of
+from .following import moved_on, note_moved_on, tag_of
 
 log = logging.getLogger(__name__)
 HUB = "gin_ledger_hub"
@@ -174,6 +174,10 @@ class Room:
         latest = self.latest
         if latest is not None and (latest.epoch, latest.version) == (stored.epoch, stored.version):
             return None
+        if latest is not None and latest.stored is not None:
+            # the version before, as the write itself saw it: a follower in another process than the
+            # writer's gets the step too, not the whole region
+            note_moved_on(latest.stored, stored)
         return Change(tag_of(stored), tag_of(stored, 1), stored.epoch, stored.version, stored)
 
     def event(self, change: Change, moved: threading.Event, key, shown: str) -> Blanked | Exception | None:
