@@ -9,7 +9,8 @@ as a server-sent event with its blanks left (the CSRF token, the hand form's one
 writes it filling only its blanks. Once every stream woken for the change has looked, its drawings are let
 go: a room at rest keeps the version it read and nothing drawn. A stream holds its event to wait on and the
 tag it sent, nothing of the database.
-What must stay true: a room's `latest` only moves on after it is read; every stream woken for a change looks
+What must stay true: a room reads the match after it follows the watcher and before its first stream says
+hello (a change that stream's page missed is sent at once); its `latest` only moves on after it is read; every stream woken for a change looks
 at the room's latest; a stream that missed a change gets the whole region.
 """
 from __future__ import annotations
@@ -138,30 +139,31 @@ class Room:
                     del self.ways[key]
 
     def wait(self) -> None:
-        looked = False
-        while True:
-            if looked:
-                self.follower.wait(None)
-            looked = True
-            if self.closed:
-                return
-            try:
-                with self.hub.app.app_context():
-                    change = self.look()
-            except Exception as error:  # a fault of the app's own: the room ends, each stream with one line
-                log.exception("the room of match %s", self.match_id)
-                change = Change("", "", "", -1, end=error)
-            if change is None:
-                continue
-            with self.lock:
-                self.latest = change
-                woken = list(self.streams)
-                change.waiting.update(woken)
-            for moved in woken:
-                moved.set()
-            if change.end is not None:
-                self.hub.close(self)
-                return
+        while self.turn():
+            self.follower.wait(None)
+
+    def turn(self) -> bool:
+        """One look: a new version read, kept and told to the streams. False once the room has ended."""
+        if self.closed:
+            return False
+        try:
+            with self.hub.app.app_context():
+                change = self.look()
+        except Exception as error:  # a fault of the app's own: the room ends, each stream with one line
+            log.exception("the room of match %s", self.match_id)
+            change = Change("", "", "", -1, end=error)
+        if change is None:
+            return True
+        with self.lock:
+            self.latest = change
+            woken = list(self.streams)
+            change.waiting.update(woken)
+        for moved in woken:
+            moved.set()
+        if change.end is not None:
+            self.hub.close(self)
+            return False
+        return True
 
     def look(self) -> Change | None:
         """The match read once; None when its version is the one already sent."""
@@ -219,15 +221,17 @@ class Hub:
         self.reads = 0
 
     def enter(self, match_id: int, table: int, readonly: bool):
-        """(room, event, way key) of a new stream; the room and its waiter made for the match's first."""
+        """(room, event, way key) of a new stream. For the match's first, the room is made and reads the match
+        (after it follows the watcher, so no later change is missed) before its stream says hello; then its
+        waiter waits for the watcher."""
         with self.lock:
             room = self.rooms.get((table, match_id))
             fresh = room is None
             if fresh:
                 room = self.rooms[(table, match_id)] = Room(self, (table, match_id), match_id, table)
-        moved, key = room.join(readonly)
-        if fresh:
+        if fresh and room.turn():
             room.waiter.start()
+        moved, key = room.join(readonly)
         return room, moved, key
 
     def leave(self, room: Room, moved, key) -> None:
