@@ -25,16 +25,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from follower_saves import SMALL_HAND  # noqa: E402
+from follower_saves import SMALL_HAND, pct  # noqa: E402
 from held_memory import files_limit  # noqa: E402
 from phones_at_once import one_phone, seated  # noqa: E402
 from streams import Http, club_server, new_table, save, stop  # noqa: E402
 
 SAVE_WITHIN_S = 20  # the saves failed after waiting this long
-
-
-def pct(values: list[float], q: float):
-    return round(1000 * sorted(values)[min(len(values) - 1, int(q * len(values)))], 1) if values else None
 
 
 async def saves(port: int, count: int, every: float, start: float) -> list[float | None]:

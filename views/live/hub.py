@@ -10,8 +10,9 @@ writes it filling only its blanks. Once every stream woken for the change has lo
 go: a room at rest keeps the version it read and nothing drawn. A stream holds its event to wait on and the
 tag it sent, nothing of the database.
 What must stay true: a room reads the match after it follows the watcher and before its first stream says
-hello (a change that stream's page missed is sent at once); its `latest` only moves on after it is read; every stream woken for a change looks
-at the room's latest; a stream that missed a change gets the whole region.
+hello (a change that stream's page missed is sent at once); its `latest` only moves on after it is read;
+every stream woken for a change looks at the room's latest; a stream that missed a change gets the whole
+region.
 """
 from __future__ import annotations
 
@@ -191,17 +192,18 @@ class Room:
                 if not change.newer_than(shown):
                     return None
                 kind = (key, shown == change.before)
-                found = change.drawn.get(kind)
-                if found is None:
-                    try:
-                        found = self.ways[key].draw(self.hub.app, change.stored, kind[1])
-                    except Exception as error:
-                        log.exception("drawing match %s", self.match_id)
-                        found = error
-                    change.drawn[kind] = found
-                return found
+                if kind not in change.drawn:
+                    change.drawn[kind] = self.draw(change, *kind)
+                return change.drawn[kind]
             finally:
                 self.looked(change, moved)
+
+    def draw(self, change: Change, key, behind: bool) -> Blanked | Exception:
+        try:
+            return self.ways[key].draw(self.hub.app, change.stored, behind)
+        except Exception as error:
+            log.exception("drawing match %s", self.match_id)
+            return error
 
     @staticmethod
     def looked(change: Change, moved: threading.Event) -> None:
@@ -255,14 +257,13 @@ class Hub:
         room.follower.moved.set()
 
     def read(self, room: Room):
-        """The match, on one pooled connection given back at once."""
-        with self.app.app_context():
-            conn = request_connection(self.app)
-            try:
-                self.reads += 1
-                return get_match(conn, room.match_id, table=room.table, cache=match_cache())
-            finally:
-                give_back(self.app, conn)
+        """The match, on one pooled connection given back at once (in the app's context: Room.turn)."""
+        conn = request_connection(self.app)
+        try:
+            self.reads += 1
+            return get_match(conn, room.match_id, table=room.table, cache=match_cache())
+        finally:
+            give_back(self.app, conn)
 
     def count(self) -> int:
         with self.lock:
